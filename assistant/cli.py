@@ -1,0 +1,91 @@
+"""The ``toa-assistant`` command line: one program, one subcommand per module.
+
+Bad input never ends in a traceback: every user error becomes one sentence on
+standard error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+from typing import NoReturn
+
+from assistant import __version__
+from assistant.errors import UserError
+
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+
+#: Subcommand modules under ``assistant.commands``, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "solve",
+    "bench",
+)
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one sentence and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sentence = message[:1].upper() + message[1:]
+        if not sentence.endswith("."):
+            sentence += "."
+        self.exit(EXIT_USAGE, f"{self.prog}: {sentence} See '{self.prog} --help'.\n")
+
+
+def _load(name: str) -> ModuleType:
+    return importlib.import_module(f"assistant.commands.{name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="toa-assistant",
+        description=(
+            "Solve the Tombs of Amascut light puzzle (and any Lights Out grid) exactly; "
+            "without a subcommand, start the assistant."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        module = _load(name)
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.add_arguments(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def _default_run(_args: argparse.Namespace) -> int:
+    """No subcommand: start the graphical assistant."""
+    from assistant.gui.app import main as gui_main
+
+    return gui_main([])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", _default_run)
+    try:
+        return int(run(args) or 0)
+    except (UserError, OSError) as error:
+        # UserError subclasses (BoardError, ProfileError, ...) carry user sentences;
+        # OSError covers unreadable or unwritable files.
+        message = _sentence(error)
+        print(f"toa-assistant: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _sentence(error: BaseException) -> str:
+    if isinstance(error, OSError) and not isinstance(error, UserError):
+        where = f" {error.filename!s}" if getattr(error, "filename", None) else ""
+        reason = error.strerror or str(error)
+        return f"Could not use{where}: {reason}."
+    text = str(error).strip() or error.__class__.__name__
+    return text if text.endswith((".", "!", "?")) else text + "."

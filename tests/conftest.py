@@ -1,0 +1,36 @@
+"""Shared test set-up: Qt runs offscreen unless a test provides a real X server, and
+every test that uses a Qt fixture is marked ``gui`` so ``pytest -m "not gui"`` runs the
+core anywhere."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+#: ../shared beside the checkout: the real screenshot and reference puzzles live there and
+#: are never copied into the repository.
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+_QT_FIXTURES = {"qapp", "qtbot", "qtmodeltester", "qapp_args", "qapp_cls"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _QT_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.gui)
+
+
+def shared_file(*parts: str) -> Path:
+    """A file under ../shared, or skip (fail in CI) with the reason when it is missing."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        message = f"{path} is not present (../shared is read, never copied into the repo)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
