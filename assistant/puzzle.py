@@ -13,7 +13,8 @@ states 10..35, ``#`` for a hole. The ToA room is ``111/0#0/110`` style.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -25,6 +26,7 @@ __all__ = [
     "TOA_PLATES",
     "Board",
     "BoardError",
+    "all_true",
     "format_grid",
     "parse_grid",
     "toa_board",
@@ -36,7 +38,14 @@ MAX_TEXT_STATES = len(_DIGITS)
 
 #: The 8 ToA plates, row-major with the centre skipped (index -> (row, col)).
 TOA_PLATES: tuple[tuple[int, int], ...] = (
-    (0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2),
+    (0, 0),
+    (0, 1),
+    (0, 2),
+    (1, 0),
+    (1, 2),
+    (2, 0),
+    (2, 1),
+    (2, 2),
 )
 
 
@@ -69,7 +78,7 @@ def parse_grid(text: str) -> tuple[np.ndarray, np.ndarray]:
     for r, line in enumerate(lines):
         if len(line) != width:
             raise BoardError(
-                f"Row {r + 1} has {len(line)} cells but row 1 has {width}: "
+                f"Row {r + 1} has {_cells(len(line))} but row 1 has {_cells(width)}: "
                 "every row must have the same number of cells."
             )
     values = np.zeros((len(lines), width), dtype=np.int64)
@@ -87,6 +96,10 @@ def parse_grid(text: str) -> tuple[np.ndarray, np.ndarray]:
                 )
             values[r, c] = digit
     return values, present
+
+
+def _cells(count: int) -> str:
+    return f"{count} cell" if count == 1 else f"{count} cells"
 
 
 def format_grid(values: np.ndarray, present: np.ndarray | None = None) -> str:
@@ -109,31 +122,51 @@ def format_grid(values: np.ndarray, present: np.ndarray | None = None) -> str:
     )
 
 
+#: Arrays with more cells than this are not copied when a Board is made (memory).
+_COPY_LIMIT = 4_000_000
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """An immutable Lights Out position: states, holes, number of states, objective.
 
-    ``states`` and ``present`` are read-only int64/bool arrays of one shape; holes
-    hold state 0. Use :meth:`parse`, :meth:`from_arrays` or :func:`toa_board` to
-    build one: they check the inputs and give :class:`BoardError` sentences.
+    ``states`` (an integer array, int64 unless a large array of another integer type
+    was given) and ``present`` (bool) are read-only arrays of one shape; holes hold
+    state 0. Use :meth:`parse`, :meth:`from_arrays` or :func:`toa_board` to build one:
+    they check the inputs and give :class:`BoardError` sentences. Arrays of more than
+    a few million cells are wrapped, not copied: do not modify them afterwards.
     """
 
     states: np.ndarray
     present: np.ndarray
     k: int = 2
     objective: int = 1
-    _key: tuple = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        states = np.array(self.states, dtype=np.int64)
-        present = np.array(self.present, dtype=bool)
-        states[~present] = 0
+        states = np.asarray(self.states)
+        if not np.issubdtype(states.dtype, np.integer) or states.size <= _COPY_LIMIT:
+            states = np.array(states, dtype=np.int64)
+        present = np.asarray(self.present, dtype=bool)
+        if present.size <= _COPY_LIMIT:
+            present = np.array(present, dtype=bool)
+        if not all_true(present) and states[~present].any():
+            states = states.copy()
+            states[~present] = 0
+        states = states.view()
+        present = present.view()
         states.setflags(write=False)
         present.setflags(write=False)
         object.__setattr__(self, "states", states)
         object.__setattr__(self, "present", present)
-        object.__setattr__(
-            self, "_key", (states.shape, states.tobytes(), present.tobytes(), self.k, self.objective)
+
+    @cached_property
+    def _key(self) -> tuple:
+        return (
+            self.states.shape,
+            self.states.astype(np.int64).tobytes(),
+            self.present.tobytes(),
+            self.k,
+            self.objective,
         )
 
     # -- construction -----------------------------------------------------------------
@@ -150,15 +183,18 @@ class Board:
         if states.ndim != 2 or states.size == 0:
             raise BoardError("The board is empty: give at least one row of cells.")
         if present is None:
-            present = np.ones(states.shape, dtype=bool)
+            # A read-only broadcast view: no memory for boards without holes.
+            present = np.broadcast_to(np.True_, states.shape)
         present = np.asarray(present, dtype=bool)
         if present.shape != states.shape:
             raise BoardError("The hole mask does not have the board's shape.")
         k, objective = check_states_and_objective(k, objective)
         if not np.issubdtype(states.dtype, np.integer):
             raise BoardError("Cell states must be whole numbers.")
-        bad = present & ((states < 0) | (states >= k))
-        if bad.any():
+        full = all_true(present)
+        values = states if full else states[present]
+        if values.size and (int(values.min()) < 0 or int(values.max()) >= k):
+            bad = present & ((states < 0) | (states >= k))
             r, c = (int(i) for i in np.argwhere(bad)[0])
             raise BoardError(
                 f"Cell at row {r + 1}, column {c + 1} holds {int(states[r, c])}, "
@@ -186,9 +222,9 @@ class Board:
     def cols(self) -> int:
         return int(self.states.shape[1])
 
-    @property
+    @cached_property
     def has_holes(self) -> bool:
-        return not bool(self.present.all())
+        return not all_true(self.present)
 
     def format(self) -> str:
         """The board in the text format."""
@@ -207,9 +243,11 @@ class Board:
                 f"The press grid is {presses.shape[0]}x{presses.shape[1]} "
                 f"but the board is {self.rows}x{self.cols}."
             )
-        effect = neighbourhood_sum(np.where(self.present, presses, 0).astype(np.int64), self.present)
+        dtype = work_dtype(self.k)
+        effect = neighbourhood_sum((presses % self.k).astype(dtype) * self.present, self.present)
+        states = (self.states.astype(dtype) + effect) % self.k
         return Board(
-            (self.states + effect) % self.k * self.present, self.present, self.k, self.objective
+            states.astype(self.states.dtype, copy=False), self.present, self.k, self.objective
         )
 
     def press(self, row: int, col: int, times: int = 1) -> Board:
@@ -225,7 +263,12 @@ class Board:
 
     def target_delta(self) -> np.ndarray:
         """How much every present cell still has to move: ``(objective - state) mod k``."""
-        return (self.objective - self.states) % self.k * self.present
+        dtype = work_dtype(self.k)
+        states = self.states.astype(dtype, copy=False)
+        delta = np.where(
+            states <= self.objective, self.objective - states, self.objective + self.k - states
+        )
+        return (delta * self.present).astype(dtype, copy=False)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and self._key == other._key
@@ -248,8 +291,26 @@ def check_states_and_objective(k: int, objective: int | None) -> tuple[int, int]
     if isinstance(objective, bool) or not isinstance(objective, (int, np.integer)):
         raise BoardError(f"The objective must be a whole number from 0 to {k - 1}.")
     if not 0 <= objective < k:
-        raise BoardError(f"The objective {objective} is out of range: with {k} states use 0 to {k - 1}.")
+        raise BoardError(
+            f"The objective {objective} is out of range: with {k} states use 0 to {k - 1}."
+        )
     return k, int(objective)
+
+
+def all_true(mask: np.ndarray) -> bool:
+    """``mask.all()``, in constant time for broadcast (stride-0) masks of hole-free boards."""
+    if mask.size and all(stride == 0 for stride in mask.strides):
+        return bool(mask.flat[0])
+    return bool(mask.all())
+
+
+def work_dtype(k: int) -> type:
+    """Smallest unsigned type that holds 5 (k - 1) + k: a cell plus its four neighbours."""
+    if 6 * k < 2**8:
+        return np.uint8
+    if 6 * k < 2**16:
+        return np.uint16
+    return np.int64
 
 
 def neighbourhood_sum(values: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -257,13 +318,15 @@ def neighbourhood_sum(values: np.ndarray, present: np.ndarray) -> np.ndarray:
     orthogonal neighbours (no wrap-around, nothing across a hole); 0 at holes.
 
     This is the move matrix A applied to ``values``; ``values`` must be 0 at holes.
+    The result has the dtype of ``values``: pick one wide enough for 5 times its largest entry.
     """
     total = values.copy()
     total[1:, :] += values[:-1, :]
     total[:-1, :] += values[1:, :]
     total[:, 1:] += values[:, :-1]
     total[:, :-1] += values[:, 1:]
-    return total * present
+    total *= present
+    return total
 
 
 def toa_board(lit: str | np.ndarray) -> Board:

@@ -19,18 +19,25 @@ Fewest presses: see :mod:`assistant.solver.minimize`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import prod
 
 import numpy as np
 
-from assistant.puzzle import Board, format_grid
+from assistant.puzzle import Board, BoardError, format_grid
 from assistant.solver.chase import count_free, reduce_by_chasing
 from assistant.solver.minimize import EXHAUSTIVE_LIMIT, fewest_presses
-from assistant.solver.modular import MAX_MODULUS, ModularSystem, solve_mod
+from assistant.solver.modular import MAX_MODULUS, ModularSystem, factorize, solve_mod
+from assistant.solver.packed import solve_packed_gf2
+from assistant.solver.rectangle import solve_rectangle_gf2, solve_rectangle_mod
 
 __all__ = ["Kernel", "Solution", "kernel_of", "solve"]
 
 #: Boards with more cells than this are not minimised by local search (too slow to be useful).
 _LOCAL_SEARCH_MAX_CELLS = 250_000
+#: Quiet patterns are materialised only while cells x generators stays below this.
+KERNEL_CELL_LIMIT = 50_000_000
+#: The generic chase keeps rows x cols x free-variable coefficients in memory.
+_CHASE_MAX_ENTRIES = 60_000_000
 
 
 @dataclass(frozen=True)
@@ -38,19 +45,17 @@ class Kernel:
     """The quiet patterns of a board shape: press grids that change nothing.
 
     Every quiet pattern is ``sum c_i * generators[i] (mod k)`` for exactly one choice
-    ``0 <= c_i < orders[i]``.
+    ``0 <= c_i < orders[i]``. ``generators`` is ``None`` for boards so large that only
+    the orders were computed (more than :data:`KERNEL_CELL_LIMIT` cells times generators).
     """
 
     k: int
-    generators: tuple[np.ndarray, ...]
     orders: tuple[int, ...]
+    generators: tuple[np.ndarray, ...] | None
 
     @property
     def size(self) -> int:
-        size = 1
-        for order in self.orders:
-            size *= order
-        return size
+        return prod(self.orders)
 
     @property
     def nullity(self) -> int:
@@ -121,7 +126,9 @@ class Solution:
         }
 
 
-def solve(board: Board, *, minimize: bool = True, seconds: float = 1.0) -> Solution:
+def solve(
+    board: Board, *, minimize: bool = True, seconds: float = 1.0, quiet_patterns: bool = False
+) -> Solution:
     """Solve ``A x = objective - state (mod k)`` exactly.
 
     Parameters
@@ -130,6 +137,8 @@ def solve(board: Board, *, minimize: bool = True, seconds: float = 1.0) -> Solut
     minimize : look for the fewest total presses (proven when the kernel has at most
         2^20 elements; otherwise a local search for ``seconds`` and ``minimal=False``).
     seconds : time allowed to the local search.
+    quiet_patterns : always build the kernel's generators (they are otherwise built only
+        when minimising or explaining an unsolvable board).
 
     Returns
     -------
@@ -137,61 +146,158 @@ def solve(board: Board, *, minimize: bool = True, seconds: float = 1.0) -> Solut
 
     Raises
     ------
-    assistant.puzzle.BoardError : k too large for exact 64-bit arithmetic.
+    assistant.puzzle.BoardError : more states than exact 64-bit arithmetic allows, or a
+        board shape no method here can take in memory.
     """
-    from assistant.puzzle import BoardError
-
     if board.k > MAX_MODULUS:
         raise BoardError(f"The engine handles up to {MAX_MODULUS} states, not {board.k}.")
-    target = board.target_delta()
-    transposed = _should_transpose(board.present)
-    present = board.present.T if transposed else board.present
-    target = target.T if transposed else target
-    x0, generators, orders, method = _solve_reduced(target, present, board.k)
+    full = not board.has_holes
+    transposed = _should_transpose(board.present, full)
 
     def orient(grid: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(grid.T if transposed else grid)
+        return np.ascontiguousarray(grid.T) if transposed else grid
 
-    kernel = Kernel(board.k, tuple(orient(g) for g in generators), tuple(orders))
-    if x0 is None:
-        certificate = _certificate(kernel, board.target_delta())
-        return Solution(
-            board, False, None, False, 0, kernel, _unsolvable_reason(board, certificate),
-            method, certificate,
-        )
-    presses, minimal = x0, kernel.size == 1
-    if minimize and kernel.size > 1:
-        if kernel.size <= EXHAUSTIVE_LIMIT or board.states.size <= _LOCAL_SEARCH_MAX_CELLS:
-            flat, minimal = fewest_presses(
-                x0.ravel(), [g.ravel() for g in generators], orders,
-                board.k, seconds=seconds,
-            )
-            presses = flat.reshape(x0.shape)
-    return Solution(
-        board, True, orient(presses), minimal, kernel.size, kernel, None, method
+    present = orient(board.present)
+    if board.k == 2 and full and not transposed:
+        # Packed block by block inside the rectangle method: no full-size temporary.
+        target = _Unequal(board.states, board.objective)
+    elif board.k == 2:
+        target = board.states != board.objective
+        if board.has_holes:
+            target &= board.present
+        target = orient(target)
+    else:
+        target = orient(board.target_delta())
+    want = quiet_patterns or minimize
+    x0, generators, orders, method = _solve_oriented(target, present, full, board.k, want)
+    if x0 is None and generators is None and not want and orders:
+        x0, generators, orders, method = _solve_oriented(target, present, full, board.k, True)
+    kernel = Kernel(
+        board.k,
+        tuple(orders),
+        None if generators is None else tuple(orient(g) for g in generators),
     )
+    if x0 is None:
+        certificate = _certificate(kernel, board.target_delta()) if kernel.generators else None
+        return Solution(
+            board,
+            False,
+            None,
+            False,
+            0,
+            kernel,
+            _unsolvable_reason(board, certificate),
+            method,
+            certificate,
+        )
+    presses, minimal = orient(x0), kernel.size == 1
+    if (
+        minimize
+        and kernel.size > 1
+        and kernel.generators is not None
+        and (kernel.size <= EXHAUSTIVE_LIMIT or board.states.size <= _LOCAL_SEARCH_MAX_CELLS)
+    ):
+        flat, minimal = fewest_presses(
+            presses.ravel(),
+            [g.ravel() for g in kernel.generators],
+            list(orders),
+            board.k,
+            seconds=seconds,
+        )
+        presses = flat.reshape(presses.shape)
+    if presses.size <= 4_000_000:
+        presses = presses.astype(np.int64, copy=False)
+    return Solution(board, True, presses, minimal, kernel.size, kernel, None, method)
 
 
 def kernel_of(present: np.ndarray, k: int) -> Kernel:
     """The quiet patterns of a board shape (no state needed)."""
     board = Board.from_arrays(np.zeros(present.shape, dtype=np.int64), present, k, 0)
-    return solve(board, minimize=False).kernel
+    return solve(board, minimize=False, quiet_patterns=True).kernel
 
 
-def _should_transpose(present: np.ndarray) -> bool:
-    """Chase along the direction that leaves fewer free variables."""
+def _should_transpose(present: np.ndarray, full: bool) -> bool:
+    """Chase along the direction that leaves fewer free variables (for a full
+    rectangle: the shorter side)."""
+    if full:
+        return present.shape[1] > present.shape[0]
     return count_free(present.T) < count_free(present)
 
 
-def _solve_reduced(
-    target: np.ndarray, present: np.ndarray, k: int
-) -> tuple[np.ndarray | None, list[np.ndarray], list[int], str]:
-    """Route to a method; returns ``(x0 or None, kernel generators, orders, method)``."""
+class _Unequal:
+    """The 0/1 target ``states != objective`` of a two-state board, computed on demand
+    (by row blocks) so a 10^8-cell board needs no full-size temporary."""
+
+    def __init__(self, states: np.ndarray, objective: int) -> None:
+        self.states = states
+        self.objective = objective
+        self.shape = states.shape
+        self.size = states.size
+
+    def __getitem__(self, rows: slice) -> np.ndarray:
+        return self.states[rows] != self.objective
+
+
+def _solve_oriented(
+    target: np.ndarray, present: np.ndarray, full: bool, k: int, want_kernel: bool
+) -> tuple[np.ndarray | None, list[np.ndarray] | None, list[int], str]:
+    """Route to a method; returns ``(x0 or None, kernel generators or None, orders, method)``."""
+    if full:
+        return _solve_rectangle(target, k, want_kernel)
+    if k == 2:
+        packed = solve_packed_gf2(target, present, want_kernel=want_kernel)
+        generators = packed.kernel if want_kernel or packed.presses is None else None
+        if generators is not None:
+            generators = [g.astype(np.int64) for g in generators]
+        return packed.presses, generators, [2] * packed.nullity, "chase-gf2"
+    free = count_free(present)
+    if present.size * (free + 1) > _CHASE_MAX_ENTRIES:
+        raise BoardError(
+            f"This {present.shape[0]}x{present.shape[1]} board with holes needs {free} free "
+            f"variables, more than the engine can hold in memory for {k} states."
+        )
     chase = reduce_by_chasing(target, present, k)
     reduced = solve_mod(chase.matrix, chase.rhs, k)
     generators = [chase.expand(g, homogeneous=True) for g in reduced.generators]
     x0 = chase.expand(reduced.particular) if reduced.solvable else None
     return x0, generators, list(reduced.orders), "chase"
+
+
+def _solve_rectangle(
+    target: np.ndarray, k: int, want_kernel: bool
+) -> tuple[np.ndarray | None, list[np.ndarray] | None, list[int], str]:
+    """Full rectangle: the polynomial method per prime power of k, joined by CRT."""
+    factors = factorize(k)
+    cells = target.size
+    presses = None if len(factors) == 1 else np.zeros(target.shape, dtype=np.int64)
+    solvable = True
+    generators: list[np.ndarray] | None = [] if want_kernel else None
+    orders: list[int] = []
+    for p, e in factors:
+        q = p**e
+        want = cells <= KERNEL_CELL_LIMIT and generators is not None
+        if q == 2:
+            part = solve_rectangle_gf2(target if k == 2 else target % 2, want_kernel=want)
+        else:
+            part = solve_rectangle_mod((target % q).astype(np.int64), p, e, want_kernel=want)
+        orders.extend(part.kernel_orders)
+        idempotent = (k // q) * pow(k // q, -1, q) % k
+        if want and generators is not None:
+            generators.extend(
+                g if idempotent == 1 else (g.astype(np.int64) * idempotent) % k for g in part.kernel
+            )
+        elif part.kernel_orders:
+            generators = None
+        if part.presses is None:
+            solvable = False
+        elif len(factors) == 1:
+            presses = part.presses
+        elif presses is not None:
+            presses = (presses + part.presses.astype(np.int64) * idempotent) % k
+    if generators is not None and cells * len(generators) > KERNEL_CELL_LIMIT:
+        generators = None
+    method = "rectangle-gf2" if k == 2 else "rectangle-poly"
+    return (presses if solvable else None), generators, orders, method
 
 
 def _certificate(kernel: Kernel, target: np.ndarray) -> np.ndarray | None:

@@ -31,6 +31,8 @@ def random_solvable_board(
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     if present is None:
         present = np.ones((rows, cols), dtype=bool)
-    solved = Board.from_arrays(np.full((rows, cols), objective, dtype=np.int64), present, k, objective)
+    solved = Board.from_arrays(
+        np.full((rows, cols), objective, dtype=np.int64), present, k, objective
+    )
     presses = random_presses(present, k, rng)
     return solved.apply((k - presses) % k)

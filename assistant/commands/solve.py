@@ -1,0 +1,201 @@
+"""``toa-assistant solve``: solve one board given as text, a text file, stdin or a .npy array.
+
+Exit status: 0 solved, 1 no solution exists, 2 bad input (one sentence on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from assistant.errors import UserError
+from assistant.puzzle import Board, BoardError, check_states_and_objective, parse_grid, toa_board
+from assistant.solver import Solution, solve
+
+NAME = "solve"
+HELP = "Solve a Lights Out board exactly (the ToA room with --preset toa)."
+
+#: Boards with more cells than this are not printed as text unless asked.
+_PRINT_LIMIT = 10_000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "board",
+        nargs="?",
+        metavar="BOARD",
+        help="rows separated by '/', one character per cell: 0-9, a-z (states 10-35), '#' hole",
+    )
+    parser.add_argument(
+        "--file",
+        metavar="PATH",
+        help="read the board from a text file (rows on lines), '-' for stdin, or a .npy "
+        "integer array (-1 = hole)",
+    )
+    parser.add_argument("--states", type=int, metavar="K", help="number of states k (default 2)")
+    parser.add_argument(
+        "--objective", type=int, metavar="O", help="state every cell must reach (default k-1)"
+    )
+    parser.add_argument(
+        "--preset",
+        choices=["toa"],
+        help="toa: the Tombs of Amascut room (3x3, centre hole, 2 states, all lit)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--out", metavar="PATH.npy", help="also write the presses as a .npy array")
+    parser.add_argument(
+        "--hint", action="store_true", help="name one press that lies on a fewest-press solution"
+    )
+    parser.add_argument(
+        "--no-minimize",
+        action="store_true",
+        help="any solution, without searching for the fewest presses (faster on huge boards)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=["internal", "clingo"],
+        default="internal",
+        help="internal (default) or clingo (optional extra: pip install .[asp])",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    board, separator = _read_board(args)
+    if args.engine == "clingo":
+        from assistant.solver.asp import solve_with_clingo
+
+        solution = solve_with_clingo(board)
+    else:
+        solution = solve(board, minimize=not args.no_minimize)
+    hint = _hint(solution) if args.hint else None
+    if args.out and solution.presses is not None:
+        _write_npy(args.out, solution)
+    if args.json:
+        payload = solution.to_json()
+        if board.states.size > _PRINT_LIMIT:
+            payload["presses"] = None
+            payload["presses_omitted"] = "board too large to print; use --out PATH.npy"
+        if args.out:
+            payload["out"] = str(args.out)
+        if args.hint:
+            payload["hint"] = hint
+        print(json.dumps(payload))
+    else:
+        _print_plain(solution, separator, hint, show_hint=args.hint, wrote=args.out)
+    return 0 if solution.solvable else 1
+
+
+def _read_board(args: argparse.Namespace) -> tuple[Board, str]:
+    """The board and the row separator to print presses with."""
+    if args.preset == "toa":
+        if args.states not in (None, 2) or args.objective not in (None, 1):
+            raise UserError("--preset toa fixes 2 states and objective 1; leave those options out.")
+        text, separator = _board_text(args)
+        return toa_board(text), separator
+    k, objective = check_states_and_objective(
+        2 if args.states is None else args.states, args.objective
+    )
+    if args.file and args.file.lower().endswith(".npy"):
+        if args.board:
+            raise UserError("Give the board either as an argument or with --file, not both.")
+        return _load_npy(Path(args.file), k, objective), "\n"
+    text, separator = _board_text(args)
+    values, present = parse_grid(text)
+    return Board.from_arrays(values, present, k, objective), separator
+
+
+def _board_text(args: argparse.Namespace) -> tuple[str, str]:
+    if args.board and args.file:
+        raise UserError("Give the board either as an argument or with --file, not both.")
+    if args.board:
+        return args.board, "/"
+    if args.file == "-":
+        return sys.stdin.read(), "\n"
+    if args.file:
+        path = Path(args.file)
+        try:
+            return path.read_text(encoding="utf-8"), "\n"
+        except UnicodeDecodeError as error:
+            raise UserError(f"{path} is not a text file: {error.reason}.") from None
+    raise UserError("No board given: pass it as an argument (e.g. 111/0#0/110) or with --file.")
+
+
+def _load_npy(path: Path, k: int, objective: int) -> Board:
+    try:
+        array = np.load(path, allow_pickle=False)
+    except (ValueError, EOFError) as error:
+        raise UserError(f"{path} is not a readable .npy array ({error}).") from None
+    if array.ndim != 2 or array.size == 0:
+        raise BoardError(
+            f"{path} must hold a non-empty 2-D integer array, not shape {array.shape}."
+        )
+    if not np.issubdtype(array.dtype, np.integer):
+        raise BoardError(f"{path} must hold integers (-1 for a hole), not {array.dtype}.")
+    present = array >= 0
+    below = np.argwhere(array < -1)
+    if below.size:
+        r, c = (int(i) for i in below[0])
+        raise BoardError(
+            f"Cell at row {r + 1}, column {c + 1} holds {int(array[r, c])}: use 0 to {k - 1}, "
+            "or -1 for a hole."
+        )
+    if np.issubdtype(array.dtype, np.signedinteger) and not present.all():
+        array = np.where(present, array, 0).astype(array.dtype, copy=False)
+    return Board.from_arrays(array, present, k, objective)
+
+
+def _write_npy(path: str, solution: Solution) -> None:
+    presses = np.asarray(solution.presses)
+    out = np.where(solution.board.present, presses, -1) if solution.board.has_holes else presses
+    kind = np.int16 if solution.board.k < 2**15 else np.int64
+    np.save(path, out.astype(kind, copy=False), allow_pickle=False)
+
+
+def _hint(solution: Solution) -> dict | None:
+    if solution.presses is None:
+        return None
+    cells = np.argwhere(solution.presses != 0)
+    if not cells.size:
+        return None
+    r, c = (int(i) for i in cells[0])
+    return {
+        "row": r + 1,
+        "col": c + 1,
+        "times": int(solution.presses[r, c]),
+        "on_minimal": solution.minimal,
+    }
+
+
+def _print_plain(
+    solution: Solution, separator: str, hint: dict | None, *, show_hint: bool, wrote: str | None
+) -> None:
+    board = solution.board
+    if not solution.solvable:
+        print(f"No solution. {solution.reason}")
+        return
+    if board.states.size <= _PRINT_LIMIT:
+        print(solution.presses_text().replace("/", separator))
+    total = solution.total_presses
+    proof = "proven minimal" if solution.minimal else "not proven minimal"
+    count = _count_text(solution.solutions)
+    print(f"{total} press{'es' if total != 1 else ''} ({proof}); {count}.")
+    if board.states.size > _PRINT_LIMIT and not wrote:
+        print("The press grid is too large to print: add --out PATH.npy to save it.")
+    if show_hint:
+        if hint is None:
+            print("Hint: nothing to press, the board is already solved.")
+        else:
+            where = "a fewest-press solution" if hint["on_minimal"] else "the best solution found"
+            print(f"Hint: press row {hint['row']}, column {hint['col']} (part of {where}).")
+
+
+def _count_text(count: int) -> str:
+    if count == 1:
+        return "1 solution"
+    if count < 10**12:
+        return f"{count} solutions"
+    return f"about 10^{len(str(count)) - 1} solutions ({count})"
