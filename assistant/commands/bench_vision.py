@@ -1,0 +1,218 @@
+"""``toa-assistant bench-vision``: how often the reader is right, wrong or abstains, and how fast.
+
+Frames come from the synthetic room renderer (:mod:`assistant.scene`), one perturbation
+family at a time, plus transformed copies of the real screenshot when ``../shared/toa`` is
+present. Every frame is read twice: auto-locate (no profile) and calibrated (the scene's
+corner centres, moved by up to a pixel as a hand calibration would be). A reading is
+*right* when every plate it reports sits on a true plate with the true state, *wrong*
+when any state differs, *abstain* when it gives no board. The target is 0 wrong and at
+most 2% abstain. Speed is measured on a 1920x1080 frame: median of many reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.profile import Profile, toa_default_profile
+from assistant.scene import PERTURBATIONS, perturbed_params, render_scene
+from assistant.vision import Reading, read_frame
+
+__all__ = [
+    "HELP",
+    "NAME",
+    "Case",
+    "add_arguments",
+    "cases",
+    "judge",
+    "run",
+    "screenshot_case",
+    "speed_medians",
+]
+
+NAME = "bench-vision"
+HELP = "Measure the picture reader on generated frames: right / wrong / abstain, and speed."
+
+#: Plate centres measured on ../shared/toa/room_topdown.png (x, y), TOA_PLATES order,
+#: and which are lit (its README's truth: 111/0#0/110).
+SCREENSHOT_CENTRES = np.array(
+    [(88, 118), (150, 118), (213, 118), (88, 181), (213, 181), (88, 243), (150, 243), (213, 243)],
+    np.float64,
+)
+SCREENSHOT_LIT = np.array([1, 1, 1, 0, 0, 1, 1, 0], np.int64)
+SCREENSHOT_PATH = Path(__file__).resolve().parents[3] / "shared" / "toa" / "room_topdown.png"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One frame with its truth: plate centres (8, 2) in the frame and their lit states."""
+
+    family: str
+    frame: np.ndarray
+    centres: np.ndarray
+    lit: np.ndarray
+    corners: np.ndarray  # TL, TR, BR, BL corner plates, in the truth's own labelling
+
+
+def judge(reading: Reading, centres: np.ndarray, lit: np.ndarray) -> str:
+    """``right``, ``wrong`` or ``abstain``: plates are matched by position, so the verdict
+    does not depend on which corner the reader called top-left."""
+    if reading.abstain or reading.board is None:
+        return "abstain"
+    spacing = float(np.min(
+        np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))[~np.eye(len(centres), dtype=bool)]
+    ))
+    if len(reading.tiles) != len(centres):
+        return "wrong"
+    seen = set()
+    for tile in reading.tiles:
+        d = np.hypot(*(centres - np.array(tile.centre)).T)
+        index = int(np.argmin(d))
+        if d[index] > 0.3 * spacing or index in seen or bool(lit[index]) != bool(tile.lit):
+            return "wrong"
+        seen.add(index)
+    return "right"
+
+
+def cases(frames: int, seed: int, screenshot: Path | None = SCREENSHOT_PATH) -> Iterator[Case]:
+    """``frames`` cases spread evenly over the families (the screenshot's when present)."""
+    families = list(PERTURBATIONS)
+    use_screenshot = screenshot is not None and screenshot.exists()
+    if use_screenshot:
+        families.append("screenshot")
+        base = cv2.imread(str(screenshot), cv2.IMREAD_UNCHANGED)
+    for i in range(frames):
+        family = families[i % len(families)]
+        number = seed * 100_000 + i // len(families)
+        if family == "screenshot":
+            yield screenshot_case(base, number)
+            continue
+        scene = render_scene(perturbed_params(family, number))
+        yield Case(family, scene.frame, scene.plate_centres, scene.lit, scene.corners)
+
+
+def screenshot_case(image: np.ndarray, seed: int) -> Case:
+    """The real screenshot turned, scaled, re-lit, noised or compressed, in memory."""
+    rng = np.random.default_rng([seed, 7])
+    frame = np.ascontiguousarray(image[..., :3])
+    centres = SCREENSHOT_CENTRES.copy()
+    height, width = frame.shape[:2]
+    turns = int(rng.integers(0, 4))
+    for _ in range(turns):  # a clockwise quarter turn: (x, y) -> (h - 1 - y, x)
+        frame = cv2.rotate(frame, cv2.ROTATE_90_CLOCKWISE)
+        centres = np.stack([height - 1 - centres[:, 1], centres[:, 0]], axis=1)
+        height, width = width, height
+    scale = float(rng.uniform(0.5, 2.0))
+    frame = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA
+                       if scale < 1 else cv2.INTER_LINEAR)
+    centres = (centres + 0.5) * scale - 0.5
+    gain, gamma = float(rng.uniform(0.6, 1.4)), float(rng.uniform(0.7, 1.4))
+    lut = np.clip(((np.arange(256) / 255 * gain).clip(0, 1) ** gamma) * 255 + 0.5, 0, 255)
+    frame = cv2.LUT(frame, lut.astype(np.uint8))
+    sigma = float(rng.uniform(0, 6))
+    if sigma > 0:
+        frame = np.clip(frame + rng.normal(0, sigma, frame.shape), 0, 255).astype(np.uint8)
+    if rng.random() < 0.5:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
+    # the screenshot's room in a bigger, game-like frame
+    canvas = np.full((frame.shape[0] + 200, frame.shape[1] + 300, 3), (40, 44, 48), np.uint8)
+    ox, oy = int(rng.integers(0, 300)), int(rng.integers(0, 200))
+    canvas[oy : oy + frame.shape[0], ox : ox + frame.shape[1]] = frame
+    centres = centres + (ox, oy)
+    corners = centres[[0, 2, 7, 5]]
+    return Case("screenshot", canvas, centres, SCREENSHOT_LIT.copy(), corners)
+
+
+def _calibrated(case: Case, rng: np.random.Generator, base: Profile) -> Profile:
+    jitter = rng.uniform(-1.0, 1.0, size=(4, 2))
+    return base.with_corners(case.corners + jitter)
+
+
+def speed_medians(repeats_calibrated: int = 200, repeats_auto: int = 25) -> tuple[float, float]:
+    """Median milliseconds of a calibrated read and of an auto-locate read of a 1920x1080
+    BGRA frame (as mss gives it)."""
+    scene = render_scene(perturbed_params("baseline", 1, frame_size=(1920, 1080), bgra=True))
+    profile = toa_default_profile().with_corners(scene.corners)
+    read_frame(scene.frame, profile)
+    read_frame(scene.frame)
+    calibrated, auto = [], []
+    for _ in range(repeats_calibrated):
+        start = time.perf_counter()
+        read_frame(scene.frame, profile)
+        calibrated.append((time.perf_counter() - start) * 1000)
+    for _ in range(repeats_auto):
+        start = time.perf_counter()
+        read_frame(scene.frame)
+        auto.append((time.perf_counter() - start) * 1000)
+    return statistics.median(calibrated), statistics.median(auto)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--frames", type=int, default=1000,
+                        help="how many frames to generate (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated frames")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument("--no-speed", action="store_true", help="skip the speed measurement")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.frames < 1:
+        raise ValueError("--frames must be at least 1")
+    base = toa_default_profile()
+    rng = np.random.default_rng(args.seed)
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    wrong_examples: list[dict] = []
+    started = time.perf_counter()
+    for number, case in enumerate(cases(args.frames, args.seed)):
+        row = table.setdefault(case.family, {
+            mode: {"right": 0, "wrong": 0, "abstain": 0} for mode in ("auto", "calibrated")
+        })
+        for mode, profile in (("auto", None), ("calibrated", _calibrated(case, rng, base))):
+            outcome = judge(read_frame(case.frame, profile), case.centres, case.lit)
+            row[mode][outcome] += 1
+            if outcome == "wrong":
+                wrong_examples.append({"frame": number, "family": case.family, "mode": mode})
+    elapsed = time.perf_counter() - started
+    speeds = None if args.no_speed else speed_medians()
+    totals = {
+        mode: {key: sum(row[mode][key] for row in table.values()) for key in ("right", "wrong", "abstain")}
+        for mode in ("auto", "calibrated")
+    }
+    if args.json:
+        print(json.dumps({
+            "frames": args.frames, "seed": args.seed, "seconds": round(elapsed, 1),
+            "families": table, "total": totals, "wrong": wrong_examples,
+            "speed_ms": None if speeds is None else {
+                "calibrated_1920x1080": round(speeds[0], 3), "auto_1920x1080": round(speeds[1], 2),
+            },
+        }))
+        return 0
+    out = sys.stdout
+    header = f"{'perturbation':<13} {'frames':>6}  {'auto right/wrong/abstain':>25}  " \
+             f"{'calibrated right/wrong/abstain':>31}"
+    print(header, file=out)
+    print("-" * len(header), file=out)
+    for family, row in [*table.items(), ("TOTAL", totals)]:
+        n = sum(row["auto"].values())
+        cells = [f"{row[m]['right']:>5} /{row[m]['wrong']:>3} /{row[m]['abstain']:>4}" for m in
+                 ("auto", "calibrated")]
+        print(f"{family:<13} {n:>6}  {cells[0]:>25}  {cells[1]:>31}", file=out)
+    for mode in ("auto", "calibrated"):
+        n = sum(totals[mode].values())
+        print(f"{mode}: {totals[mode]['wrong']} wrong, "
+              f"{100 * totals[mode]['abstain'] / n:.2f}% abstain of {n} frames", file=out)
+    print(f"generated and read {args.frames} frames twice in {elapsed:.1f} s", file=out)
+    if speeds is not None:
+        print(f"speed, 1920x1080 frame: calibrated read median {speeds[0]:.3f} ms, "
+              f"auto-locate median {speeds[1]:.2f} ms", file=out)
+    return 0

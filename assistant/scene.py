@@ -1,0 +1,580 @@
+"""Synthetic Tombs of Amascut light-puzzle rooms with known truth.
+
+The reader cannot be trusted on the one real screenshot alone, so this module draws
+puzzle rooms the way the game shows them (floor tiles, the 8 plates with their purple
+octagonal frame and gold diamond, the entrance statue and its yellow beam, the
+neighbouring addition puzzle's yellow symbols, game-like UI panels) and then varies
+everything a player's setup varies: where the room is, plate spacing, rotation, camera
+pitch, lighting, noise, blur, JPEG, a player figure standing on a plate and the
+overlay's own marks drawn on top. Every scene is deterministic from its parameters and
+returns the truth (board and plate centres) with the frame.
+
+Colours are the ones measured on the real screenshot (see ``../shared/toa/README.md``),
+jittered per scene so that nothing downstream can depend on their exact values.
+
+Pure numpy/OpenCV: the later "demo room" window draws with it, the tests and the
+``bench-vision`` command generate their frames with it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+
+from assistant.puzzle import TOA_PLATES, format_grid
+from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS
+
+__all__ = [
+    "PERTURBATIONS",
+    "Scene",
+    "SceneParams",
+    "perturbed_params",
+    "render_scene",
+    "screen_board",
+]
+
+# Measured on room_topdown.png (BGR).
+_LIT = (61, 159, 188)
+_UNLIT = (19, 134, 165)
+_LIT_BEVEL = (150, 186, 213)
+_FRAME = (104, 83, 105)
+_FRAME_EDGE = (54, 54, 68)
+_PLATE_TILE = (90, 118, 134)
+_FLOOR = (94, 108, 119)
+_FLOOR_LINE = (40, 44, 50)
+_FLOOR_SPOT = (110, 124, 134)
+_WALL = (92, 78, 72)
+_WALL_LINE = (53, 41, 36)
+_VOID = (30, 26, 24)
+_BEAM = (30, 200, 240)
+_STATUE = (120, 80, 100)
+
+# Plate shape in grid units (1 = plate spacing), measured on the screenshot.
+_DIAMOND = 0.165  # |u| + |v| <= this is the gold diamond
+_OCTAGON_DIAG = 0.28  # the purple frame: |u| + |v| <= this ...
+_OCTAGON_AXIS = 0.235  # ... and max(|u|, |v|) <= this
+_TILE = 0.5  # a floor tile; plates are two tiles apart
+
+#: Perturbation families the benchmark and the tests draw frames from, with what they vary.
+PERTURBATIONS: dict[str, str] = {
+    "baseline": "room at a random place, spacing 45-80 px, small tilt",
+    "brightness": "brightness x0.6-1.4",
+    "gamma": "gamma 0.7-1.4",
+    "noise": "Gaussian noise sigma 2-8",
+    "blur": "Gaussian blur sigma 0.5-1.5",
+    "jpeg": "JPEG quality 50-90",
+    "scale": "plate spacing 0.5-2x the screenshot's (31-126 px)",
+    "turn90": "a quarter, half or three-quarter turn",
+    "rotate10": "rotation within +-10 degrees",
+    "any_angle": "any rotation angle",
+    "pitch": "camera pitch 10-35 degrees (perspective)",
+    "figure": "a player figure covering up to 30% of one plate",
+    "marks": "the overlay's own marks on the plates, some stronger than planned",
+    "colour_cast": "another client: per-channel gain 0.85-1.15",
+    "all_same": "all eight plates lit or all unlit",
+    "combined": "several of the above at once",
+}
+
+
+@dataclass(frozen=True)
+class SceneParams:
+    """Everything that decides one synthetic frame (all distances in frame pixels)."""
+
+    seed: int = 0
+    board: str | None = None  # room board (row-major as laid out in the room); None = random
+    frame_size: tuple[int, int] = (960, 640)  # width, height
+    spacing: float = 63.0
+    rotation_deg: float = 0.0
+    pitch_deg: float = 0.0
+    centre: tuple[float, float] | None = None  # room centre in the frame; None = random
+    brightness: float = 1.0
+    gamma: float = 1.0
+    channel_gain: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    noise_sigma: float = 0.0
+    blur_sigma: float = 0.0
+    jpeg_quality: int | None = None
+    colour_jitter: float = 0.05
+    figure_cover: float = 0.0  # fraction of one plate the player figure covers (0 = none)
+    marks: tuple[int, ...] = ()  # plate indices (TOA_PLATES order) with an overlay mark
+    mark_colour: tuple[int, int, int, int] = (0, 255, 0, 90)  # BGRA, alpha 0-255
+    mark_strong: bool = False  # marks reaching into the plate frame and more opaque
+    ui: bool = True
+    lookalikes: bool = True
+    bgra: bool = False
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered frame and its truth."""
+
+    frame: np.ndarray
+    params: SceneParams
+    board: str  # room board, as laid out in the room (see :func:`screen_board`)
+    plate_centres: np.ndarray  # (8, 2) image x, y of TOA_PLATES in room order
+    corners: np.ndarray  # (4, 2) TL, TR, BR, BL corner plates in room order
+    homography: np.ndarray  # room grid (x = column, y = row) -> image
+    figure_plate: int | None = None
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def lit(self) -> np.ndarray:
+        """Truth per plate (TOA_PLATES order), 1 = lit."""
+        values = [int(ch) for ch in self.board.replace("/", "").replace("#", "")]
+        return np.array(values, dtype=np.int64)
+
+
+def screen_board(scene: Scene) -> str:
+    """The truth board as seen on screen: labelled so the top-left plate on screen is row 1,
+    column 1 (the reader's convention for a found ring)."""
+    h = scene.homography
+    ex = _project(h, np.array([[2.0, 1.0]]))[0] - _project(h, np.array([[0.0, 1.0]]))[0]
+    ey = _project(h, np.array([[1.0, 2.0]]))[0] - _project(h, np.array([[1.0, 0.0]]))[0]
+    grid = np.zeros((3, 3), dtype=np.int64)
+    for (r, c), v in zip(TOA_PLATES, scene.lit, strict=True):
+        grid[r, c] = v
+    best = max(range(4), key=lambda t: _turn_score(ex, ey, t))
+    grid = np.rot90(grid, best)
+    present = np.ones((3, 3), dtype=bool)
+    present[1, 1] = False
+    return format_grid(grid, present)
+
+
+def _turn_score(ex: np.ndarray, ey: np.ndarray, turns: int) -> float:
+    # np.rot90 by t turns the labelling counter-clockwise: new x axis is old -y, etc.
+    axes = [(ex, ey), (-ey, ex), (-ex, -ey), (ey, -ex)]
+    nx, ny = axes[turns % 4]
+    return float(nx[0] + ny[1])
+
+
+# --- perturbation families -----------------------------------------------------------------
+
+
+def perturbed_params(family: str, seed: int, **overrides: object) -> SceneParams:
+    """Random scene parameters for one perturbation family (see :data:`PERTURBATIONS`).
+
+    Every family starts from a random board, a random room position and a slightly
+    varied spacing, so no family tests one fixed picture.
+    """
+    if family not in PERTURBATIONS:
+        raise KeyError(family)
+    rng = np.random.default_rng([seed, sum(map(ord, family))])
+    p: dict[str, object] = {
+        "seed": int(rng.integers(0, 2**31)),
+        "spacing": float(rng.uniform(45, 80)),
+        "rotation_deg": float(rng.uniform(-3, 3)),
+        "frame_size": (int(rng.integers(760, 1100)), int(rng.integers(560, 760))),
+    }
+    if family == "brightness":
+        p["brightness"] = float(rng.uniform(0.6, 1.4))
+    elif family == "gamma":
+        p["gamma"] = float(rng.uniform(0.7, 1.4))
+    elif family == "noise":
+        p["noise_sigma"] = float(rng.uniform(2, 8))
+    elif family == "blur":
+        p["blur_sigma"] = float(rng.uniform(0.5, 1.5))
+    elif family == "jpeg":
+        p["jpeg_quality"] = int(rng.integers(50, 91))
+    elif family == "scale":
+        p["spacing"] = float(63 * rng.uniform(0.5, 2.0))
+        p["frame_size"] = (1100, 800)
+    elif family == "turn90":
+        p["rotation_deg"] = float(90 * rng.integers(1, 4) + rng.uniform(-2, 2))
+    elif family == "rotate10":
+        p["rotation_deg"] = float(rng.uniform(-10, 10))
+    elif family == "any_angle":
+        p["rotation_deg"] = float(rng.uniform(0, 360))
+    elif family == "pitch":
+        p["pitch_deg"] = float(rng.uniform(10, 35))
+        p["rotation_deg"] = float(rng.uniform(-30, 30))
+    elif family == "figure":
+        p["figure_cover"] = float(rng.uniform(0.1, 0.3))
+    elif family == "marks":
+        count = int(rng.integers(1, 9))
+        p["marks"] = tuple(sorted(int(i) for i in rng.choice(8, size=count, replace=False)))
+        colour = rng.integers(0, 256, size=3)
+        p["mark_colour"] = (*(int(v) for v in colour), int(rng.integers(60, 200)))
+        p["mark_strong"] = bool(rng.random() < 0.3)
+    elif family == "colour_cast":
+        p["channel_gain"] = tuple(float(g) for g in rng.uniform(0.85, 1.15, size=3))
+    elif family == "all_same":
+        p["board"] = "111/1#1/111" if rng.random() < 0.5 else "000/0#0/000"
+    elif family == "combined":
+        p["brightness"] = float(rng.uniform(0.75, 1.25))
+        p["gamma"] = float(rng.uniform(0.8, 1.25))
+        p["noise_sigma"] = float(rng.uniform(0, 5))
+        p["blur_sigma"] = float(rng.uniform(0, 1.0))
+        p["jpeg_quality"] = int(rng.integers(60, 96))
+        p["rotation_deg"] = float(rng.uniform(0, 360))
+        p["pitch_deg"] = float(rng.uniform(0, 25))
+        p["spacing"] = float(rng.uniform(40, 110))
+        p["frame_size"] = (1100, 800)
+        if rng.random() < 0.5:
+            count = int(rng.integers(1, 9))
+            p["marks"] = tuple(sorted(int(i) for i in rng.choice(8, size=count, replace=False)))
+            p["mark_colour"] = (*(int(v) for v in rng.integers(0, 256, size=3)), 110)
+        if rng.random() < 0.3:
+            p["figure_cover"] = float(rng.uniform(0.05, 0.2))
+    p.update(overrides)
+    return SceneParams(**p)  # type: ignore[arg-type]
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+
+def render_scene(params: SceneParams) -> Scene:
+    """Draw one frame (BGR, or BGRA when ``params.bgra``) with its truth."""
+    rng = np.random.default_rng(params.seed)
+    board = params.board if params.board is not None else _random_board(rng)
+    lit = [int(ch) for ch in board.replace("/", "").replace("#", "")]
+    if len(lit) != 8:
+        raise ValueError(f"a ToA board has 8 plates, not {len(lit)}: {board!r}")
+    width, height = params.frame_size
+    palette = _jittered_palette(rng, params.colour_jitter)
+
+    frame = _game_background(rng, width, height, palette)
+    viewport = (0, 0, int(width * 0.76), int(height * 0.76)) if params.ui else (0, 0, width, height)
+
+    # room canvas: grid coordinates -1.6 .. 3.6 drawn at the final plate spacing
+    ppu = max(params.spacing, 20.0)
+    lo, hi = -1.6, 3.6
+    size = int(math.ceil((hi - lo) * ppu))
+    canvas = _draw_room(rng, size, ppu, lo, lit, palette)
+
+    homography = _room_homography(params, rng, viewport)
+    canvas_to_grid = np.array([[1 / ppu, 0, lo], [0, 1 / ppu, lo], [0, 0, 1]], dtype=np.float64)
+    warp = homography @ canvas_to_grid
+    room_mask = cv2.warpPerspective(
+        np.full((size, size), 255, np.uint8), warp, (width, height), flags=cv2.INTER_NEAREST
+    )
+    warped = cv2.warpPerspective(canvas, warp, (width, height), flags=cv2.INTER_LINEAR)
+    frame[room_mask > 0] = warped[room_mask > 0]
+
+    if params.lookalikes:
+        _draw_lookalikes(rng, frame, homography, params, palette)
+    if params.ui:
+        _draw_ui(rng, frame, viewport)
+
+    centres = _project(homography, np.array([(c, r) for r, c in TOA_PLATES], dtype=np.float64))
+    figure_plate = None
+    if params.figure_cover > 0:
+        figure_plate = int(rng.integers(0, 8))
+        _draw_figure(rng, frame, homography, TOA_PLATES[figure_plate], params.figure_cover)
+
+    frame = _lighting(frame, params)
+    if params.marks:
+        _draw_marks(frame, homography, params)
+    frame = _capture_effects(rng, frame, params)
+    if params.bgra:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    corners = _project(homography, np.array([[0, 0], [2, 0], [2, 2], [0, 2]], dtype=np.float64))
+    return Scene(
+        frame=frame,
+        params=replace(params, board=board),
+        board=board,
+        plate_centres=centres,
+        corners=corners,
+        homography=homography,
+        figure_plate=figure_plate,
+    )
+
+
+def _random_board(rng: np.random.Generator) -> str:
+    values = rng.integers(0, 2, size=8)
+    grid = np.zeros((3, 3), dtype=np.int64)
+    for (r, c), v in zip(TOA_PLATES, values, strict=True):
+        grid[r, c] = v
+    present = np.ones((3, 3), dtype=bool)
+    present[1, 1] = False
+    return format_grid(grid, present)
+
+
+def _jittered_palette(rng: np.random.Generator, jitter: float) -> dict[str, np.ndarray]:
+    base = {
+        "lit": _LIT, "unlit": _UNLIT, "bevel": _LIT_BEVEL, "frame": _FRAME,
+        "frame_edge": _FRAME_EDGE, "plate_tile": _PLATE_TILE, "floor": _FLOOR,
+        "floor_line": _FLOOR_LINE, "floor_spot": _FLOOR_SPOT, "wall": _WALL,
+        "wall_line": _WALL_LINE, "void": _VOID, "beam": _BEAM, "statue": _STATUE,
+    }
+    gain = 1 + rng.uniform(-jitter, jitter)
+    out = {}
+    for name, colour in base.items():
+        each = 1 + rng.uniform(-jitter / 2, jitter / 2, size=3)
+        out[name] = np.clip(np.array(colour, np.float64) * gain * each, 0, 255)
+    return out
+
+
+def _bgr(colour: np.ndarray) -> tuple[int, int, int]:
+    return tuple(int(round(v)) for v in colour)  # type: ignore[return-value]
+
+
+def _draw_room(
+    rng: np.random.Generator, size: int, ppu: float, lo: float, lit: list[int], pal: dict
+) -> np.ndarray:
+    canvas = np.empty((size, size, 3), np.uint8)
+    canvas[:] = _bgr(pal["void"])
+
+    def px(u: float, v: float) -> tuple[int, int]:
+        return (int(round((u - lo) * ppu * 16)), int(round((v - lo) * ppu * 16)))
+
+    def poly(points: list[tuple[float, float]], colour: np.ndarray) -> None:
+        pts = np.array([px(u, v) for u, v in points], np.int32)
+        cv2.fillPoly(canvas, [pts], _bgr(colour), cv2.LINE_AA, shift=4)
+
+    line_w = max(1, int(round(0.03 * ppu)))
+    # walls: stone blocks around the floor
+    poly([(-1.3, -1.3), (3.3, -1.3), (3.3, 3.3), (-1.3, 3.3)], pal["wall"])
+    block = 0.45
+    for i in range(-3, 9):
+        a = -1.3 + i * block
+        cv2.line(canvas, px(a, -1.3), px(a, 3.3), _bgr(pal["wall_line"]), line_w, cv2.LINE_AA, 4)
+        cv2.line(canvas, px(-1.3, a), px(3.3, a), _bgr(pal["wall_line"]), line_w, cv2.LINE_AA, 4)
+    # floor
+    f0, f1 = -0.75, 2.75
+    poly([(f0, f0), (f1, f0), (f1, f1), (f0, f1)], pal["floor"])
+    ticks = np.arange(f0, f1 + 1e-9, _TILE)
+    for a in ticks:
+        for b in ticks:
+            cv2.circle(canvas, px(a, b), int(0.09 * ppu * 16), _bgr(pal["floor_spot"]), -1,
+                       cv2.LINE_AA, 4)
+    for a in ticks[:-1]:
+        for b in ticks[:-1]:
+            shade = pal["floor"] * (1 + rng.uniform(-0.04, 0.04))
+            pad = 0.02
+            poly([(a + pad, b + pad), (a + _TILE - pad, b + pad),
+                  (a + _TILE - pad, b + _TILE - pad), (a + pad, b + _TILE - pad)], shade)
+    for a in ticks:
+        cv2.line(canvas, px(a, f0), px(a, f1), _bgr(pal["floor_line"]), line_w, cv2.LINE_AA, 4)
+        cv2.line(canvas, px(f0, a), px(f1, a), _bgr(pal["floor_line"]), line_w, cv2.LINE_AA, 4)
+    # the entrance statue and its yellow beam, above the top row
+    poly([(0.8, -1.3), (1.2, -1.3), (1.2, -0.85), (0.8, -0.85)], pal["statue"])
+    poly([(0.78, -1.0), (0.9, -1.08), (1.0, -1.2), (1.1, -1.08), (1.22, -1.0), (1.0, -0.93)],
+         pal["beam"])
+    poly([(0.94, -0.93), (1.06, -0.93), (1.0, -0.55)], pal["beam"])
+    # plates
+    for (r, c), state in zip(TOA_PLATES, lit, strict=True):
+        h = _TILE / 2
+        poly([(c - h, r - h), (c + h, r - h), (c + h, r + h), (c - h, r + h)], pal["plate_tile"])
+        poly(_octagon(c, r, _OCTAGON_DIAG + 0.02, _OCTAGON_AXIS + 0.015), pal["frame_edge"])
+        poly(_octagon(c, r, _OCTAGON_DIAG, _OCTAGON_AXIS), pal["frame"])
+        d = _DIAMOND
+        diamond = [(c, r - d), (c + d, r), (c, r + d), (c - d, r)]
+        if state:
+            poly(diamond, pal["bevel"])
+            inner = d - 0.025
+            poly([(c - 0.01, r - inner), (c + inner - 0.01, r), (c, r + d), (c - d, r)],
+                 pal["lit"])
+        else:
+            poly([(c, r - d - 0.01), (c + d + 0.01, r), (c, r + d + 0.01), (c - d - 0.01, r)],
+                 pal["frame_edge"])
+            poly(diamond, pal["unlit"])
+    return canvas
+
+
+def _octagon(c: float, r: float, diag: float, axis: float) -> list[tuple[float, float]]:
+    """The plate frame: |u| + |v| <= diag clipped by max(|u|, |v|) <= axis."""
+    k = diag - axis
+    return [
+        (c - k, r - axis), (c + k, r - axis), (c + axis, r - k), (c + axis, r + k),
+        (c + k, r + axis), (c - k, r + axis), (c - axis, r + k), (c - axis, r - k),
+    ]
+
+
+def _room_homography(
+    params: SceneParams, rng: np.random.Generator, viewport: tuple[int, int, int, int]
+) -> np.ndarray:
+    """Grid (x = column, y = row, plate spacing 1) -> frame pixels, camera looking at the
+    room centre (1, 1) with the given yaw and pitch."""
+    s = params.spacing
+    theta = math.radians(params.rotation_deg)
+    pitch = math.radians(params.pitch_deg)
+    centre_grid = np.array([[1, 0, -1], [0, 1, -1], [0, 0, 1]], np.float64)
+    scale = np.diag([s, s, 1.0])
+    rot = np.array(
+        [[math.cos(theta), -math.sin(theta), 0], [math.sin(theta), math.cos(theta), 0], [0, 0, 1]]
+    )
+    f = 6.0 * s  # camera distance: a perspective as strong as a close game camera
+    tilt = np.array([[f, 0, 0], [0, f * math.cos(pitch), 0], [0, math.sin(pitch), f]])
+    local = tilt @ rot @ scale @ centre_grid
+    corners = _project(local, np.array([[-0.5, -0.5], [2.5, -0.5], [2.5, 2.5], [-0.5, 2.5]]))
+    x0, y0, x1, y1 = viewport
+    lo = corners.min(axis=0)
+    hi = corners.max(axis=0)
+    if params.centre is not None:
+        cx, cy = params.centre
+    else:
+        span_x = max(0.0, (x1 - x0) - (hi[0] - lo[0]) - 20)
+        span_y = max(0.0, (y1 - y0) - (hi[1] - lo[1]) - 20)
+        cx = x0 + 10 - lo[0] + rng.uniform(0, span_x)
+        cy = y0 + 10 - lo[1] + rng.uniform(0, span_y)
+    move = np.array([[1, 0, cx], [0, 1, cy], [0, 0, 1]], np.float64)
+    return move @ local
+
+
+def _project(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, h).reshape(-1, 2)
+
+
+def _game_background(
+    rng: np.random.Generator, width: int, height: int, pal: dict
+) -> np.ndarray:
+    """Dark stone surroundings with a little texture, as the game shows beyond a room."""
+    small = rng.normal(0, 1, size=(height // 24 + 2, width // 24 + 2))
+    texture = cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)[..., None]
+    base = np.array([40, 44, 48], np.float64) + texture * 8
+    return np.clip(base, 0, 255).astype(np.uint8)
+
+
+def _draw_lookalikes(
+    rng: np.random.Generator, frame: np.ndarray, homography: np.ndarray,
+    params: SceneParams, pal: dict,
+) -> None:
+    """The addition puzzle's yellow symbols and a line of plate-like tiles outside the room."""
+    height, width = frame.shape[:2]
+    room = _project(homography, np.array([[-1.4, -1.4], [3.4, -1.4], [3.4, 3.4], [-1.4, 3.4]]))
+    x_lo, y_lo = room.min(axis=0)
+    x_hi, y_hi = room.max(axis=0)
+    s = params.spacing
+    d = max(3.0, _DIAMOND * s)
+    for _ in range(int(rng.integers(3, 7))):
+        for _attempt in range(20):
+            x = rng.uniform(0, width)
+            y = rng.uniform(0, height)
+            if not (x_lo - d < x < x_hi + d and y_lo - d < y < y_hi + d):
+                break
+        else:
+            continue
+        kind = int(rng.integers(0, 3))
+        colour = _bgr(pal["beam"] * rng.uniform(0.7, 1.0))
+        if kind == 0:  # a gold diamond in a purple frame, alone
+            cv2.circle(frame, (int(x), int(y)), int(d * 1.5), _bgr(pal["frame"]), -1, cv2.LINE_AA)
+            pts = np.array([(x, y - d), (x + d, y), (x, y + d), (x - d, y)], np.int32)
+            cv2.fillPoly(frame, [pts], _bgr(pal["lit" if rng.random() < 0.5 else "unlit"]))
+        elif kind == 1:  # a digit of the addition puzzle
+            cv2.putText(frame, str(int(rng.integers(0, 10))), (int(x), int(y)),
+                        cv2.FONT_HERSHEY_SIMPLEX, d / 12, colour, max(1, int(d / 4)), cv2.LINE_AA)
+        else:  # a plus or minus sign
+            t = max(1, int(d / 3))
+            cv2.line(frame, (int(x - d), int(y)), (int(x + d), int(y)), colour, t, cv2.LINE_AA)
+            if rng.random() < 0.5:
+                cv2.line(frame, (int(x), int(y - d)), (int(x), int(y + d)), colour, t, cv2.LINE_AA)
+
+
+def _draw_ui(rng: np.random.Generator, frame: np.ndarray, viewport: tuple[int, int, int, int]) -> None:
+    """Game-client panels: the side panel with inventory items, the chat box, the minimap."""
+    height, width = frame.shape[:2]
+    _, _, vx1, vy1 = viewport
+    frame[:, vx1:] = (38, 52, 62)
+    cv2.rectangle(frame, (vx1 + 4, 4), (width - 5, height - 5), (25, 35, 42), 2)
+    slot_w = max(8, (width - vx1 - 20) // 4)
+    for i in range(4):
+        for j in range(7):
+            x = vx1 + 10 + i * slot_w
+            y = int(height * 0.3) + j * slot_w
+            if y + slot_w > height - 8 or rng.random() < 0.4:
+                continue
+            colour = tuple(int(v) for v in rng.integers(20, 230, size=3))
+            if rng.random() < 0.3:
+                colour = (40, 190, 230)  # coins and other yellow items
+            cv2.circle(frame, (x + slot_w // 2, y + slot_w // 2), slot_w // 3, colour, -1)
+    cv2.circle(frame, (vx1 + (width - vx1) // 2, int(height * 0.14)), int(height * 0.1),
+               (60, 90, 70), -1)
+    frame[vy1:, :vx1] = (150, 178, 196)
+    for j in range(6):
+        y = vy1 + 14 + j * 16
+        if y > height - 6:
+            break
+        length = int(rng.uniform(0.2, 0.9) * vx1)
+        cv2.line(frame, (10, y), (10 + length, y), (20, 20, 20), 2)
+
+
+def _draw_figure(
+    rng: np.random.Generator, frame: np.ndarray, homography: np.ndarray,
+    cell: tuple[int, int], cover: float,
+) -> None:
+    """A player standing on a plate: a body and a head drawn upward from the feet, placed so
+    it hides at most ``cover`` of the plate (its octagon, as seen in the frame)."""
+    r, c = cell
+    plate = _project(homography, np.array(_octagon(c, r, _OCTAGON_DIAG, _OCTAGON_AXIS)))
+    height, width = frame.shape[:2]
+    plate_mask = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(plate_mask, [np.round(plate).astype(np.int32)], 255)
+    plate_area = max(1, int(np.count_nonzero(plate_mask)))
+    centre = plate.mean(axis=0)
+    spacing = float(np.linalg.norm(plate[0] - plate[1]) / (2 * (_OCTAGON_DIAG - _OCTAGON_AXIS)))
+    size = spacing * rng.uniform(0.35, 0.5)
+    angle = rng.uniform(0, 2 * math.pi)
+    direction = np.array([math.cos(angle), math.sin(angle)])
+    body_colour = tuple(int(v) for v in rng.integers(20, 200, size=3))
+    skin = (110, 150, 200)
+    for step in range(60):
+        offset = direction * spacing * 0.02 * step
+        feet = centre + offset
+        figure = np.zeros_like(plate_mask)
+        head = (int(feet[0]), int(feet[1] - size * 1.6))
+        cv2.ellipse(figure, (int(feet[0]), int(feet[1] - size * 0.7)),
+                    (max(1, int(size * 0.35)), max(1, int(size * 0.75))), 0, 0, 360, 255, -1)
+        cv2.circle(figure, head, max(1, int(size * 0.28)), 255, -1)
+        covered = np.count_nonzero(figure & plate_mask) / plate_area
+        if covered <= cover:
+            break
+    else:
+        return
+    frame[figure > 0] = body_colour
+    cv2.circle(frame, head, max(1, int(size * 0.28)), skin, -1, cv2.LINE_AA)
+
+
+def _draw_marks(frame: np.ndarray, homography: np.ndarray, params: SceneParams) -> None:
+    """The overlay's marks as a capture sees them: a translucent annulus fill and a ring
+    in the user's colour around each marked plate, outside the reader's sampled area."""
+    inner = 0.19 if params.mark_strong else MARK_INNER_RADIUS
+    alpha = min(1.0, params.mark_colour[3] / 255 * (2.0 if params.mark_strong else 1.0))
+    colour = np.array(params.mark_colour[:3], np.float64)
+    height, width = frame.shape[:2]
+    fill = np.zeros((height, width), np.uint8)
+    ring = np.zeros((height, width), np.uint8)
+    angles = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+    unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    for index in params.marks:
+        r, c = TOA_PLATES[index]
+        outer_pts = _project(homography, unit * MARK_OUTER_RADIUS + (c, r))
+        inner_pts = _project(homography, unit * inner + (c, r))
+        outer_i = np.round(outer_pts * 16).astype(np.int32)
+        inner_i = np.round(inner_pts * 16).astype(np.int32)
+        cv2.fillPoly(fill, [outer_i], 255, cv2.LINE_AA, shift=4)
+        cv2.fillPoly(fill, [inner_i], 0, cv2.LINE_AA, shift=4)
+        thickness = max(2, int(0.03 * params.spacing))
+        cv2.polylines(ring, [outer_i], True, 255, thickness, cv2.LINE_AA, shift=4)
+    weight = (fill.astype(np.float32) / 255 * alpha)
+    weight = np.maximum(weight, ring.astype(np.float32) / 255 * min(1.0, alpha + 0.5))
+    out = frame.astype(np.float32) * (1 - weight[..., None]) + colour * weight[..., None]
+    frame[:] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _lighting(frame: np.ndarray, params: SceneParams) -> np.ndarray:
+    if params.brightness == 1 and params.gamma == 1 and params.channel_gain == (1.0, 1.0, 1.0):
+        return frame
+    lut_x = np.arange(256, dtype=np.float64) / 255
+    out = np.empty_like(frame)
+    for ch in range(3):
+        values = np.clip(lut_x * params.brightness * params.channel_gain[ch], 0, 1) ** params.gamma
+        lut = np.clip(values * 255 + 0.5, 0, 255).astype(np.uint8)
+        out[..., ch] = cv2.LUT(frame[..., ch], lut)
+    return out
+
+
+def _capture_effects(rng: np.random.Generator, frame: np.ndarray, params: SceneParams) -> np.ndarray:
+    if params.blur_sigma > 0:
+        frame = cv2.GaussianBlur(frame, (0, 0), params.blur_sigma)
+    if params.noise_sigma > 0:
+        noise = rng.normal(0, params.noise_sigma, size=frame.shape)
+        frame = np.clip(frame + noise, 0, 255).astype(np.uint8)
+    if params.jpeg_quality is not None:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(params.jpeg_quality)])
+        if not ok:
+            raise RuntimeError("OpenCV could not encode a JPEG")
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return frame

@@ -1,0 +1,186 @@
+"""Lit or unlit: one number per cell, then a decision that prefers abstaining to guessing.
+
+Absolute colours differ between clients, brightness settings and GPU plugins, so the
+decision rests, in this order, on:
+
+1. contrast between the cells of the same frame: the cell features fall in two clusters
+   separated by a gap much wider than the spread inside each cluster;
+2. reference looks sampled at calibration (a profile's on/off colours), which also settle
+   the case where every cell shows the same state;
+3. for the ToA plates only, an absolute fallback for the all-same case, measured on the real
+   screenshot, whose confidence is capped at :data:`FALLBACK_CONFIDENCE` so it says so.
+
+The ToA feature is the gold diamond's log blue-to-red ratio: lit plates are paler (about
+66 vs 22 blue at equal hue), which survives brightness changes exactly and gamma changes
+up to a scale factor. Generic screen grids use brightness, or the position between the
+profile's on and off colours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+__all__ = [
+    "CONFIDENT",
+    "FALLBACK_CONFIDENCE",
+    "Decision",
+    "Look",
+    "classify",
+    "point_features",
+]
+
+#: A verdict whose every cell has at least this confidence came from frame contrast or
+#: references; below it, the reading says it relied on a fallback.
+CONFIDENT = 0.8
+#: The confidence of an all-same reading decided by the absolute ToA fallback.
+FALLBACK_CONFIDENCE = 0.6
+
+
+class Look(Enum):
+    """How a cell shows its state."""
+
+    TOA_PLATE = "toa-plate"  # gold diamond in a purple frame; lit is paler (more blue)
+    BRIGHTNESS = "brightness"  # a flat cell; on is the brighter look (or the profile's "on")
+
+
+# Per look: the smallest gap between the two clusters that counts as two states, and how
+# far a cell may sit from its cluster before it is called covered.
+_MIN_GAP = {Look.TOA_PLATE: 0.25, Look.BRIGHTNESS: 0.18}
+# ToA absolute fallback: the threshold and the margin the all-same feature must clear.
+# Measured on room_topdown.png: lit -0.91, unlit -1.48 (log((B + 24) / (R + 24))); the
+# offset keeps the nearly-black blue of unlit diamonds from amplifying noise and JPEG.
+_TOA_OFFSET = 24.0
+_TOA_THRESHOLD = -1.2
+_TOA_MARGIN = 0.12
+# One look: the sectors of a cell must agree within this share of the minimum gap.
+_PART_TOLERANCE = 0.8
+# Two looks: a sector may lie this share of the gap beyond its cluster's extreme.
+_PART_REACH = 0.75
+# Two clusters: the gap between them must exceed the spread inside either by this factor.
+_GAP_OVER_SPREAD = 1.5
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Per-cell verdicts (``lit`` 0/1), confidences, the features and, when the frame
+    cannot be read, the reason and the index of the cell that caused it (if one did)."""
+
+    lit: np.ndarray | None
+    confidence: np.ndarray
+    features: np.ndarray
+    reason: str | None = None
+    bad_cell: int | None = None
+    method: str = "contrast"
+
+
+def point_features(points: np.ndarray, look: Look, on: np.ndarray | None,
+                   off: np.ndarray | None) -> np.ndarray:
+    """Feature of every sampled point (same shape minus the colour axis); higher = more "on"."""
+    bgr = np.asarray(points, np.float64)
+    if on is not None and off is not None:
+        axis = np.asarray(on, np.float64) - np.asarray(off, np.float64)
+        return ((bgr - off) @ axis) / float(axis @ axis)
+    if look is Look.TOA_PLATE:
+        return np.log((bgr[..., 0] + _TOA_OFFSET) / (bgr[..., 2] + _TOA_OFFSET))
+    luma = bgr @ np.array([0.114, 0.587, 0.299])
+    return np.log(luma + 8.0)
+
+
+def classify(
+    samples: np.ndarray,
+    look: Look,
+    on: np.ndarray | None = None,
+    off: np.ndarray | None = None,
+    sectors: tuple[np.ndarray, ...] | None = None,
+) -> Decision:
+    """Decide lit/unlit for every cell, or say why it cannot be done.
+
+    Parameters
+    ----------
+    samples : (cells, points, 3) BGR pixels read in each cell (all cells of one frame).
+    look : how the cells show their state.
+    on, off : BGR reference colours from calibration, or ``None``.
+    sectors : index arrays splitting the points of a cell into parts that must agree
+        (a partly covered cell does not); ``None`` reads each cell as one part.
+
+    Returns
+    -------
+    Decision : ``lit`` is ``None`` when the reader abstains; ``reason`` then says why.
+    """
+    refs = on is not None and off is not None
+    pixels = np.asarray(samples, np.float64)
+    if sectors is None:
+        sectors = (np.arange(pixels.shape[1]),)
+    # mean colour per sector first: pixel noise and JPEG ringing average out
+    parts = np.stack([pixels[:, idx, :].mean(axis=1) for idx in sectors], axis=1)
+    part_features = point_features(parts, look, on, off)  # (cells, sectors)
+    features = np.median(part_features, axis=1)
+    gap_min = 0.3 if refs else _MIN_GAP[look]
+    n = len(features)
+    confidence = np.zeros(n)
+
+    order = np.argsort(features)
+    ranked = features[order]
+    gaps = np.diff(ranked)
+    split = int(np.argmax(gaps)) if n > 1 else 0
+    gap = float(gaps[split]) if n > 1 else 0.0
+    low, high = ranked[: split + 1], ranked[split + 1 :]
+    spread = max(float(np.ptp(low)), float(np.ptp(high))) if n > 1 else 0.0
+
+    if n > 1 and gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
+        mid = (ranked[split] + ranked[split + 1]) / 2
+        lit = (features > mid).astype(np.int64)
+        # every part of a cell must sit on its cell's side of the threshold and not far
+        # beyond its cluster: a figure or a glare over part of a plate does not
+        reach = _PART_REACH * gap
+        lower = np.where(lit == 1, mid, low[0] - reach)
+        upper = np.where(lit == 1, high[-1] + reach, mid)
+        outside = (part_features <= lower[:, None]) | (part_features >= upper[:, None])
+        if outside.any():
+            worst = int(np.argmax(outside.sum(axis=1)))
+            return Decision(None, confidence, features, "covered", worst)
+        # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
+        # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
+        if refs and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
+            return Decision(None, confidence, features, "unlike-references")
+        if look is Look.TOA_PLATE and not refs and not _lit_is_brighter(parts, lit):
+            return Decision(None, confidence, features, "ambiguous")
+        margin = np.min(np.abs(part_features - mid), axis=1) / (gap / 2)
+        confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
+        return Decision(lit, np.round(confidence, 3), features, None, None, "contrast")
+
+    deviation = np.max(np.abs(part_features - features[:, None]), axis=1)
+    worst = int(np.argmax(deviation))
+    if deviation[worst] > _PART_TOLERANCE * gap_min:
+        return Decision(None, confidence, features, "covered", worst)
+    if float(np.ptp(features)) > gap_min * 0.8:
+        # neither one look nor two clearly separated looks
+        return Decision(None, confidence, features, "ambiguous")
+
+    level = float(np.median(features))
+    if refs:
+        margin = abs(level - 0.5)
+        if margin < 0.25:
+            return Decision(None, confidence, features, "ambiguous")
+        state = int(level > 0.5)
+        confidence = np.full(n, float(np.clip(0.6 + margin, 0, 0.95)))
+        return Decision(np.full(n, state, np.int64), np.round(confidence, 3), features,
+                        None, None, "references")
+    if look is Look.TOA_PLATE:
+        margin = abs(level - _TOA_THRESHOLD)
+        if margin < _TOA_MARGIN:
+            return Decision(None, confidence, features, "ambiguous")
+        state = int(level > _TOA_THRESHOLD)
+        confidence = np.full(n, FALLBACK_CONFIDENCE)
+        return Decision(np.full(n, state, np.int64), confidence, features, None, None,
+                        "absolute")
+    return Decision(None, confidence, features, "no-references")
+
+
+def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
+    """A second, independent cue for the ToA plates: lit diamonds are also brighter."""
+    value = np.log(parts.max(axis=2).mean(axis=1) + 8.0)
+    return float(value[lit == 1].mean() - value[lit == 0].mean()) > -0.02

@@ -1,0 +1,322 @@
+"""Find the ToA ring of 8 plates anywhere in a frame, at any rotation and scale.
+
+Gold blobs are cheap to find and every plate has one (its diamond), but so do the entrance
+statue, its beam, the addition puzzle's symbols and many items in the UI. What no
+look-alike has is the *arrangement*: eight blobs of one size on a 3x3 lattice without its
+centre, each inside a purple frame that is more purple than the floor around it. So:
+
+1. threshold gold-ish colours (loose: any client, brightness or gamma) and keep compact blobs;
+2. for every blob, try its near neighbours as the two lattice directions and count how many
+   of the 8 predicted plate positions hold a blob of similar size (7 or 8 are required, so a
+   player standing on one plate does not hide the ring) while the centre holds none;
+3. fit a homography to the matched centres (oblique cameras), check the fit, and check the
+   purple frames against the floor between the plates;
+4. label the ring as seen on screen: row 1, column 1 is the top-left plate.
+
+Plate spacings from 25 to 150 pixels are searched; frames wider than 1400 pixels are
+searched at half resolution and the fit is made at full resolution.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from assistant.vision.geometry import GridGeometry
+
+__all__ = ["RingFit", "locate_ring"]
+
+# The ring, in grid units (x = column, y = row), row-major without the centre.
+_RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
+_DIAMOND_AREA = 2 * 0.165**2  # grid units squared
+_MAX_CANDIDATES = 160
+_NEIGHBOURS = 8
+_FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
+_MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
+_MAX_FIT_ERROR = 0.07  # RMS of the homography fit, of the spacing
+_PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
+_MIN_PURPLE_PLATES = 6
+
+
+@dataclass(frozen=True)
+class RingFit:
+    """A found ring: geometry labelled as seen on screen, and which plates had a blob."""
+
+    geometry: GridGeometry
+    matched: tuple[bool, ...]  # per ring plate, row-major: a diamond blob was found there
+    fit_error: float  # RMS of the fit, in plate spacings
+    spacing: float  # mean plate spacing in pixels
+
+
+@dataclass(frozen=True)
+class _Blobs:
+    centres: np.ndarray  # (n, 2) full-resolution pixels
+    areas: np.ndarray  # (n,) full-resolution pixels squared
+
+
+def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
+    """Find the ToA ring in a BGR(A) frame.
+
+    Returns
+    -------
+    (fit, None) when exactly one ring is found; ``(None, reason)`` otherwise, where the
+    reason is ``"not-found"`` or ``"several"``.
+    """
+    bgr = frame[..., :3]
+    blobs = _gold_blobs(bgr)
+    if len(blobs.areas) < 7:
+        return None, "not-found"
+    hypotheses = _ring_hypotheses(blobs)
+    accepted: list[tuple[float, RingFit, frozenset[int]]] = []
+    for score, homography, members in hypotheses:
+        if any(members == seen for _s, _f, seen in accepted):
+            continue
+        if any(len(members & seen) >= 4 for _s, _f, seen in accepted):
+            continue  # the same ring labelled from another corner
+        if not _frames_are_purple(bgr, homography):
+            continue
+        fit = _labelled_fit(homography, blobs, members)
+        accepted.append((score, fit, members))
+        if len(accepted) > 1:
+            break
+    if not accepted:
+        return None, "not-found"
+    if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
+        return None, "several"
+    return accepted[0][1], None
+
+
+def _gold_blobs(bgr: np.ndarray) -> _Blobs:
+    height, width = bgr.shape[:2]
+    factor = 2 if max(width, height) > 1400 else 1
+    small = (
+        cv2.resize(bgr, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+        if factor > 1
+        else np.ascontiguousarray(bgr)
+    )
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    mask = cv2.inRange(hsv, (9, 95, 35), (40, 255, 255))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = _DIAMOND_AREA * 25**2 * 0.25 / factor**2
+    max_area = _DIAMOND_AREA * 150**2 * 2.0 / factor**2
+    centres, areas = [], []
+    for contour in contours:
+        if len(contour) < 3:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        box = w * h
+        if box < min_area * 0.8 or box > max_area * 2.5:
+            continue
+        m = cv2.moments(contour)
+        area = max(m["m00"], 0.0) + 0.5 * cv2.arcLength(contour, True)  # pixel count
+        if not min_area <= area <= max_area:
+            continue
+        if area < 0.3 * box or max(w, h) > 3.2 * min(w, h):
+            continue  # not compact: text strokes, lines, rings
+        if m["m00"] <= 0:
+            continue
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        if mask[min(int(cy + 0.5), mask.shape[0] - 1), min(int(cx + 0.5), mask.shape[1] - 1)] == 0:
+            continue  # hollow: an overlay ring or a letter, not a diamond
+        centres.append(((cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5))
+        areas.append(area * factor**2)
+    if len(areas) > _MAX_CANDIDATES:
+        keep = np.argsort(areas)[::-1][:_MAX_CANDIDATES]
+        centres = [centres[i] for i in keep]
+        areas = [areas[i] for i in keep]
+    return _Blobs(np.array(centres, np.float64).reshape(-1, 2), np.array(areas, np.float64))
+
+
+def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[int]]]:
+    """Candidate rings as (score, homography grid->image, matched blob indices), best first."""
+    pts, areas = blobs.centres, blobs.areas
+    n = len(pts)
+    spacing_guess = np.sqrt(areas / _DIAMOND_AREA)
+    diff = pts[None, :, :] - pts[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    ratio = areas[None, :] / areas[:, None]
+    plausible = (
+        (dist >= 0.45 * spacing_guess[:, None])
+        & (dist <= 1.9 * spacing_guess[:, None])
+        & (ratio > 0.3)
+        & (ratio < 3.3)
+    )
+    np.fill_diagonal(plausible, False)
+    results: list[tuple[float, np.ndarray, frozenset[int]]] = []
+    seen: set[frozenset[int]] = set()
+    a_coef = _RING[:, 0][None, :, None]
+    b_coef = _RING[:, 1][None, :, None]
+    for i in range(n):
+        near = np.flatnonzero(plausible[i])
+        if len(near) < 2:
+            continue
+        near = near[np.argsort(dist[i, near])][:_NEIGHBOURS]
+        jj, kk = np.meshgrid(near, near, indexing="ij")
+        jj, kk = jj.ravel(), kk.ravel()
+        e1 = pts[jj] - pts[i]
+        e2 = pts[kk] - pts[i]
+        l1 = np.hypot(*e1.T)
+        l2 = np.hypot(*e2.T)
+        cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            good = (cross > 0) & (cross / (l1 * l2) >= 0.55) & (l1 / l2 > 0.55) & (l1 / l2 < 1.8)
+        if not good.any():
+            continue
+        e1, e2, l1, l2 = e1[good], e2[good], l1[good], l2[good]
+        predicted = pts[i] + a_coef * e1[:, None, :] + b_coef * e2[:, None, :]  # (P, 8, 2)
+        d = np.hypot(*(predicted[:, :, None, :] - pts[None, None, :, :]).transpose(3, 0, 1, 2))
+        nearest = np.argmin(d, axis=2)
+        best = np.take_along_axis(d, nearest[..., None], axis=2)[..., 0]
+        tol = _FIRST_TOLERANCE * np.minimum(l1, l2)
+        ok = best <= tol[:, None]
+        for p in np.flatnonzero(ok.sum(axis=1) >= 6):
+            found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]))
+            if found is None:
+                continue
+            score, homography, members = found
+            if members in seen:
+                continue
+            seen.add(members)
+            results.append((score, homography, members))
+    results.sort(key=lambda item: -item[0])
+    return results
+
+
+def _refine(
+    pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float
+) -> tuple[float, np.ndarray, frozenset[int]] | None:
+    """Fit a homography to a first match, match again against its predictions, check it."""
+    homography = None
+    for _ in range(2):
+        src = _RING[ok].astype(np.float32)
+        dst = pts[nearest[ok]].astype(np.float32)
+        if len(set(nearest[ok].tolist())) < int(ok.sum()):
+            return None
+        homography, _ = cv2.findHomography(src, dst, 0)
+        if homography is None:
+            return None
+        predicted = cv2.perspectiveTransform(
+            _RING.reshape(-1, 1, 2), homography.astype(np.float64)
+        ).reshape(-1, 2)
+        d = np.hypot(*(predicted[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+        nearest = np.argmin(d, axis=1)
+        ok = d[np.arange(8), nearest] <= _MATCH_TOLERANCE * spacing
+        if ok.sum() < 7:
+            return None
+    assert homography is not None
+    homography = homography.astype(np.float64)
+    src = _RING[ok].astype(np.float64)
+    dst = pts[nearest[ok]]
+    homography, _ = cv2.findHomography(src.astype(np.float32), dst.astype(np.float32), 0)
+    if homography is None:
+        return None
+    fitted = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    error = float(np.sqrt(np.mean(np.sum((fitted - dst) ** 2, axis=1)))) / spacing
+    if error > _MAX_FIT_ERROR:
+        return None
+    centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
+    if np.any(np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing):
+        return None  # a blob in the middle: not the ToA ring
+    # the blobs must be diamond-sized for this lattice (rejects the tan plate corners and
+    # other small repeated details that sit on a lattice of their own)
+    quad = cv2.perspectiveTransform(
+        np.array([[[0.5, 0.5]], [[1.5, 0.5]], [[1.5, 1.5]], [[0.5, 1.5]]]), homography
+    ).reshape(-1, 2)
+    cell_area = 0.5 * abs(
+        float(np.dot(quad[:, 0], np.roll(quad[:, 1], 1)) - np.dot(quad[:, 1], np.roll(quad[:, 0], 1)))
+    )
+    matched_areas = areas[nearest[ok]]
+    size_ratio = float(np.median(matched_areas)) / (_DIAMOND_AREA * cell_area)
+    if not 0.45 <= size_ratio <= 1.8 or matched_areas.max() > 3.5 * matched_areas.min():
+        return None
+    score = float(ok.sum()) - error * 5
+    return score, homography.astype(np.float64), frozenset(int(x) for x in nearest[ok])
+
+
+def _sample(bgr: np.ndarray, homography: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
+    pts = cv2.perspectiveTransform(grid_points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    h, w = bgr.shape[:2]
+    xs = np.clip(np.rint(pts[:, 0]).astype(np.int64), 0, w - 1)
+    ys = np.clip(np.rint(pts[:, 1]).astype(np.int64), 0, h - 1)
+    return bgr[ys, xs].astype(np.float64)
+
+
+def _frame_points() -> np.ndarray:
+    """Points on the purple frame near the diagonals (|u| + |v| = 0.225), where neither the
+    diamond's bevel nor overlay marks (outside radius 0.19) reach."""
+    t = np.array([0.07, 0.095, 0.13, 0.155])
+    quarter = np.stack([t, 0.225 - t], axis=1)
+    signs = np.array([(1, 1), (1, -1), (-1, 1), (-1, -1)], np.float64)
+    return (quarter[None, :, :] * signs[:, None, :]).reshape(-1, 2)
+
+
+_FRAME_POINTS = _frame_points()
+# Floor tiles between the plates and in the middle of the ring.
+_FLOOR_POINTS = np.array(
+    [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2),
+     (1, 1), (0.8, 0.8), (1.2, 1.2)],
+    np.float64,
+)
+
+
+def _purpleness(bgr_points: np.ndarray) -> np.ndarray:
+    return np.minimum(bgr_points[:, 0], bgr_points[:, 2]) - bgr_points[:, 1]
+
+
+def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
+    floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
+    per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
+    frames = _purpleness(_sample(bgr, homography, per_plate)).reshape(8, 4, -1)
+    # purple on all four sides of the diamond, not only on one (a blob beside a plate)
+    purple = np.median(frames, axis=2).min(axis=1) - floor
+    return int(np.sum(purple >= _PURPLE_MARGIN)) >= _MIN_PURPLE_PLATES
+
+
+# Relabellings of the ring: new grid point -> old grid point, as 3x3 affine matrices about
+# the centre (1, 1): four quarter turns, each optionally mirrored.
+def _relabellings() -> list[np.ndarray]:
+    out = []
+    centre = np.array([[1, 0, 1], [0, 1, 1], [0, 0, 1]], np.float64)
+    back = np.array([[1, 0, -1], [0, 1, -1], [0, 0, 1]], np.float64)
+    for mirror in (False, True):
+        for turns in range(4):
+            angle = turns * math.pi / 2
+            c, s = round(math.cos(angle)), round(math.sin(angle))
+            m = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64)
+            if mirror:
+                m = m @ np.array([[0, 1, 0], [1, 0, 0], [0, 0, 1]], np.float64)
+            out.append(centre @ m @ back)
+    return out
+
+
+_RELABELLINGS = _relabellings()
+
+
+def _labelled_fit(homography: np.ndarray, blobs: _Blobs, members: frozenset[int]) -> RingFit:
+    """Relabel so the grid's x axis points right and its y axis down on screen."""
+    best, best_score = homography, -math.inf
+    for relabel in _RELABELLINGS:
+        h = homography @ relabel
+        pts = cv2.perspectiveTransform(
+            np.array([[[0, 1]], [[2, 1]], [[1, 0]], [[1, 2]]], np.float64), h
+        ).reshape(-1, 2)
+        ex, ey = pts[1] - pts[0], pts[3] - pts[2]
+        if ex[0] * ey[1] - ex[1] * ey[0] <= 0:
+            continue  # a camera never mirrors the floor
+        score = ex[0] / math.hypot(*ex) + ey[1] / math.hypot(*ey)
+        if score > best_score + 1e-9:
+            best, best_score = h, score
+    best = best / best[2, 2]
+    geometry = GridGeometry(3, 3, best)
+    ring_image = geometry.to_image(_RING)
+    member_pts = blobs.centres[sorted(members)]
+    d = np.hypot(*(ring_image[:, None, :] - member_pts[None, :, :]).transpose(2, 0, 1))
+    spacing = float(np.mean(np.hypot(*np.diff(ring_image[[0, 1, 2]], axis=0).T)))
+    matched = tuple(bool(x) for x in d.min(axis=1) <= _MATCH_TOLERANCE * spacing)
+    fitted = ring_image[np.array(matched)]
+    nearest = member_pts[d[np.array(matched)].argmin(axis=1)] if any(matched) else fitted
+    error = float(np.sqrt(np.mean(np.sum((fitted - nearest) ** 2, axis=1)))) / spacing
+    return RingFit(geometry, matched, error, spacing)

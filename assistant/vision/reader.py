@@ -1,0 +1,292 @@
+"""Frame in, reading out: where the cells are, lit or unlit, or why it cannot say.
+
+Two ways to know where the cells are: a profile's four corner-cell centres (calibrated)
+or, for the ToA ring, :func:`~assistant.vision.locate.locate_ring` (auto-locate). Both
+end in the same sampler and the same decision (:mod:`assistant.vision.appearance`), so
+a reading is as trustworthy in one mode as in the other. The reader never guesses: when a
+plate is covered, out of view or the looks do not separate, the reading abstains with a
+sentence a player understands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from assistant.errors import UserError
+from assistant.puzzle import Board
+from assistant.vision.appearance import CONFIDENT, Decision, Look, classify
+from assistant.vision.geometry import (
+    SAMPLE_OFFSETS,
+    SAMPLE_SECTORS,
+    GridGeometry,
+    geometry_from_corners,
+)
+from assistant.vision.locate import locate_ring
+
+if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
+    from assistant.profile import GridSpec, Profile
+
+__all__ = [
+    "NOT_IN_VIEW",
+    "FrameError",
+    "Reading",
+    "TileReading",
+    "as_bgr",
+    "read_frame",
+]
+
+NOT_IN_VIEW = "Puzzle not in view."
+# A ToA diamond is gold: red over green over blue with at least this saturation.
+_GOLD_MIN_SATURATION = 0.3
+
+
+class FrameError(UserError):
+    """A picture the reader cannot take (wrong type, depth or channels)."""
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """One cell: ``row``/``col`` count from 0; ``lit`` is ``None`` when not decided."""
+
+    row: int
+    col: int
+    lit: bool | None
+    confidence: float
+    centre: tuple[float, float]
+
+    def to_json(self) -> dict:
+        """Rows and columns count from 1 in JSON, as in every message to the player."""
+        return {
+            "row": self.row + 1,
+            "col": self.col + 1,
+            "lit": self.lit,
+            "confidence": round(float(self.confidence), 3),
+            "x": round(self.centre[0], 1),
+            "y": round(self.centre[1], 1),
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the reader saw in one frame.
+
+    ``found``: the grid is where it was expected (calibrated) or was located (auto).
+    ``abstain``: no board is given; ``reason`` says why in one sentence.
+    ``corners``: the four corner-cell centres used or found (TL, TR, BR, BL), (4, 2).
+    ``geometry``: grid -> image mapping, for the overlay.
+    ``method``: how lit was told from unlit: ``contrast`` (plates of this frame),
+    ``references`` (profile colours) or ``absolute`` (the ToA fallback, low confidence).
+    """
+
+    found: bool
+    abstain: bool
+    reason: str | None
+    board: Board | None
+    tiles: tuple[TileReading, ...]
+    corners: np.ndarray | None
+    geometry: GridGeometry | None
+    mode: str
+    method: str | None = None
+
+    @property
+    def confidence(self) -> float:
+        """The lowest tile confidence (0 when abstaining)."""
+        if self.abstain or not self.tiles:
+            return 0.0
+        return float(min(t.confidence for t in self.tiles))
+
+    @property
+    def confident(self) -> bool:
+        return not self.abstain and self.confidence >= CONFIDENT
+
+    def to_json(self) -> dict:
+        return {
+            "found": self.found,
+            "abstain": self.abstain,
+            "reason": self.reason,
+            "board": None if self.board is None else self.board.format(),
+            "confidence": round(self.confidence, 3),
+            "method": self.method,
+            "mode": self.mode,
+            "tiles": [t.to_json() for t in self.tiles],
+            "corners": None
+            if self.corners is None
+            else [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+        }
+
+
+def as_bgr(frame: object) -> np.ndarray:
+    """The frame's BGR channels (a view; BGRA from mss keeps its alpha out of the way).
+
+    Raises :class:`FrameError` for anything but an 8-bit image with 3 or 4 channels
+    (or a grey one, which is repeated into three).
+    """
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        raise FrameError("The picture must be an 8-bit image (a numpy uint8 array).")
+    if frame.ndim == 2:
+        frame = np.repeat(frame[..., None], 3, axis=2)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4):
+        raise FrameError("The picture must have 3 (BGR) or 4 (BGRA) colour channels.")
+    if frame.shape[0] < 8 or frame.shape[1] < 8:
+        raise FrameError("The picture is too small to hold a puzzle.")
+    return frame[..., :3]
+
+
+def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
+    """Read the puzzle in a BGR or BGRA frame.
+
+    With a profile that has corners, the grid is placed by them (calibrated mode);
+    without corners (or without a profile) the ToA ring is located automatically.
+    Generic grids need corners: there is nothing to locate them by.
+    """
+    from assistant.profile import GridSpec
+
+    bgr = as_bgr(frame)
+    grid = profile.grid if profile is not None else GridSpec(3, 3, ((1, 1),), 2, 1)
+    look = Look(profile.appearance.look) if profile is not None else Look.TOA_PLATE
+    refs = profile.appearance.references_bgr() if profile is not None else None
+    if grid.states != 2:
+        return _abstain(
+            f"The reader reads on/off grids only; this profile has {grid.states} states.",
+            "calibrated",
+        )
+    if profile is not None and profile.corners is not None:
+        geometry = geometry_from_corners(grid.rows, grid.cols, np.array(profile.corners))
+        return _read_cells(bgr, geometry, grid, look, refs, "calibrated", unmatched=())
+    if not grid.is_toa_ring:
+        return _abstain(
+            "This profile has no corner positions: calibrate the grid first.", "calibrated"
+        )
+    fit, why = locate_ring(bgr)
+    if fit is None:
+        reason = (
+            "Two puzzle-like patterns are in view: calibrate to pick one."
+            if why == "several"
+            else NOT_IN_VIEW
+        )
+        return _abstain(reason, "auto")
+    unmatched = tuple(
+        cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
+    )
+    return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched)
+
+
+def _abstain(reason: str, mode: str, *, found: bool = False,
+             geometry: GridGeometry | None = None,
+             tiles: tuple[TileReading, ...] = ()) -> Reading:
+    corners = geometry.corners() if geometry is not None else None
+    return Reading(found, True, reason, None, tiles, corners, geometry, mode)
+
+
+def _cell_name(look: Look) -> str:
+    return "Plate" if look is Look.TOA_PLATE else "Cell"
+
+
+def _read_cells(
+    bgr: np.ndarray,
+    geometry: GridGeometry,
+    grid: GridSpec,
+    look: Look,
+    refs: tuple[tuple[int, int, int], tuple[int, int, int]] | None,
+    mode: str,
+    unmatched: tuple[tuple[int, int], ...],
+) -> Reading:
+    cells = grid.cells
+    points = geometry.sample_points(cells, SAMPLE_OFFSETS)
+    centres = geometry.to_image(np.array([(c, r) for r, c in cells], np.float64))
+    height, width = bgr.shape[:2]
+    inside = (
+        (points[..., 0] >= 0) & (points[..., 0] <= width - 1)
+        & (points[..., 1] >= 0) & (points[..., 1] <= height - 1)
+    ).all(axis=1)
+    found = mode == "auto"
+
+    def pending_tiles(confidence: np.ndarray | None = None) -> tuple[TileReading, ...]:
+        return tuple(
+            TileReading(r, c, None, 0.0 if confidence is None else float(confidence[i]),
+                        (float(centres[i][0]), float(centres[i][1])))
+            for i, (r, c) in enumerate(cells)
+        )
+
+    if not inside.any():
+        return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
+    if not inside.all():
+        r, c = cells[int(np.flatnonzero(~inside)[0])]
+        return _abstain(
+            f"{_cell_name(look)} at row {r + 1}, column {c + 1} is outside the picture.",
+            mode, found=found, geometry=geometry, tiles=pending_tiles(),
+        )
+    xs = np.rint(points[..., 0]).astype(np.intp)
+    ys = np.rint(points[..., 1]).astype(np.intp)
+    samples = bgr[ys, xs].astype(np.float64)  # (cells, points, 3)
+
+    if look is Look.TOA_PLATE:
+        gold = _is_gold(np.median(samples, axis=1))
+        if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
+            return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
+        if not gold.all():
+            r, c = cells[int(np.flatnonzero(~gold)[0])]
+            return _abstain(
+                f"Plate at row {r + 1}, column {c + 1} is covered.",
+                mode, found=True, geometry=geometry, tiles=pending_tiles(),
+            )
+
+    on_off = (np.array(refs[0], np.float64), np.array(refs[1], np.float64)) if refs else None
+    decision = classify(samples, look, *(on_off or (None, None)), sectors=SAMPLE_SECTORS)
+    if decision.lit is None:
+        return _abstain(
+            _reason(decision, cells, look), mode, found=True, geometry=geometry,
+            tiles=pending_tiles(),
+        )
+    # a plate the locator did not see as a diamond must read as clearly as the others
+    for cell in unmatched:
+        index = cells.index(cell)
+        if decision.confidence[index] < CONFIDENT:
+            r, c = cell
+            return _abstain(
+                f"Plate at row {r + 1}, column {c + 1} is covered.",
+                mode, found=True, geometry=geometry, tiles=pending_tiles(),
+            )
+    states = np.zeros((grid.rows, grid.cols), np.int64)
+    for (r, c), value in zip(cells, decision.lit, strict=True):
+        states[r, c] = int(value)
+    board = Board.from_arrays(states, np.array(grid.present), grid.states, grid.objective)
+    tiles = tuple(
+        TileReading(r, c, bool(decision.lit[i]), float(decision.confidence[i]),
+                    (float(centres[i][0]), float(centres[i][1])))
+        for i, (r, c) in enumerate(cells)
+    )
+    return Reading(True, False, None, board, tiles, geometry.corners(), geometry, mode,
+                   decision.method)
+
+
+def _is_gold(bgr: np.ndarray) -> np.ndarray:
+    """Per colour: could this be a ToA diamond under some brightness, gamma or client?
+    Yellow to orange: red and green well above blue, neither far above the other."""
+    b, g, r = bgr[:, 0], bgr[:, 1], bgr[:, 2]
+    top = np.maximum(r, g)
+    saturation = (top - b) / np.maximum(top, 1.0)
+    return (
+        (saturation >= _GOLD_MIN_SATURATION)
+        & (top >= 25)
+        & (g >= 0.45 * r)
+        & (g <= 1.25 * r)
+        & (b <= g)
+    )
+
+
+def _reason(decision: Decision, cells: list[tuple[int, int]], look: Look) -> str:
+    if decision.reason == "covered" and decision.bad_cell is not None:
+        r, c = cells[decision.bad_cell]
+        return f"{_cell_name(look)} at row {r + 1}, column {c + 1} is covered."
+    if decision.reason == "no-references":
+        return (
+            "Can't tell lit from unlit: every cell looks the same and the profile has no "
+            "on/off colours."
+        )
+    if decision.reason == "unlike-references":
+        return "Can't tell lit from unlit: the cells do not look like the profile's on/off colours."
+    return "Can't tell lit from unlit."
