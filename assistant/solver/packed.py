@@ -57,14 +57,6 @@ class _Slots:
             [self.var_of_slot, np.full(64 * self.words - old, -1, dtype=np.int64)]
         )
 
-    def new(self) -> tuple[int, int]:
-        """Allocate a slot for a new variable; returns (slot, variable id)."""
-        slot = self.free.pop()
-        var = self.count
-        self.count += 1
-        self.var_of_slot[slot] = var
-        return slot, var
-
 
 def _to_int(words: np.ndarray) -> int:
     return int.from_bytes(words.tobytes(), "little")
@@ -75,9 +67,57 @@ def _to_words(value: int, words: int) -> np.ndarray:
 
 
 def _widen(array: np.ndarray, words: int) -> np.ndarray:
-    out = np.zeros((array.shape[0], words), dtype=np.uint64)
-    out[:, : array.shape[1]] = array
+    """The same expressions with room for more variable slots (last axis)."""
+    out = np.zeros((*array.shape[:-1], words), dtype=np.uint64)
+    out[..., : array.shape[-1]] = array
     return out
+
+
+def _new_variables(slots, expr, expr_c, cells, row: int, var_cell) -> None:
+    """Make each cell of ``cells`` (in row ``row``) a new free variable of its own."""
+    if not cells.size:
+        return
+    chosen = np.array([slots.free.pop() for _ in range(cells.size)], dtype=np.int64)
+    slots.var_of_slot[chosen] = np.arange(slots.count, slots.count + cells.size)
+    slots.count += cells.size
+    var_cell.extend((row, int(c)) for c in cells)
+    expr[cells] = 0
+    expr[cells, chosen >> 6] = np.left_shift(np.uint64(1), (chosen & 63).astype(np.uint64))
+    expr_c[cells] = 0
+
+
+def _substitute(pair, pair_c, pivots, words: int) -> None:
+    """Replace every eliminated variable in both live rows by what it equals, up to
+    :data:`_CHUNK` pivots per XOR table (pivot rows are reduced: no pivot appears in
+    another's row, so the chunks do not interfere)."""
+    flat = pair.reshape(-1, pair.shape[-1])
+    flat_c = pair_c.reshape(-1)
+    for start in range(0, len(pivots), _CHUNK):
+        chunk = pivots[start : start + _CHUNK]
+        table, ctable = _xor_table(chunk, words)
+        chunk_slots = np.array([slot for slot, _, _ in chunk])
+        shifts = (chunk_slots & 63).astype(np.uint64)
+        bits = (flat[:, chunk_slots >> 6] >> shifts) & np.uint64(1)
+        idx = bits.astype(np.intp) @ (1 << np.arange(len(chunk)))
+        flat ^= table[idx]
+        flat_c ^= ctable[idx]
+
+
+def _record(pivots, slots) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Remember what a row's eliminated variables equal (for back-substitution) and free
+    their slots: (variables, constants, bit rows over slots, slot -> variable then)."""
+    snapshot = slots.var_of_slot.copy()
+    pivot_slots = [slot for slot, _, _ in pivots]
+    raw = b"".join(row.to_bytes(8 * slots.words, "little") for _, row, _ in pivots)
+    bits = np.unpackbits(
+        np.frombuffer(raw, dtype=np.uint8).reshape(len(pivots), -1), axis=1, bitorder="little"
+    )
+    bits[np.arange(len(pivots)), pivot_slots] = 0
+    consts = np.array([c for _, _, c in pivots], dtype=np.uint8)
+    for slot in pivot_slots:
+        slots.var_of_slot[slot] = -1
+        slots.free.append(slot)
+    return snapshot[pivot_slots], consts, bits, snapshot
 
 
 def solve_packed_gf2(
@@ -96,22 +136,24 @@ def solve_packed_gf2(
     records: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     consistent = True
 
-    cur = np.zeros((n, words), dtype=np.uint64)
-    cur_c = np.zeros(n, dtype=np.uint8)
-    prev = np.zeros_like(cur)
-    prev_c = np.zeros_like(cur_c)
-    for c in np.flatnonzero(present[0]):
-        slot, var = slots.new()
-        var_cell.append((0, int(c)))
-        cur[c, slot >> 6] |= np.uint64(1) << np.uint64(slot & 63)
+    # The two live rows side by side, so one gather substitutes into both:
+    # pair[0] = row r (current), pair[1] = row r + 1 (being determined).
+    pair = np.zeros((2, n, words), dtype=np.uint64)
+    pair_c = np.zeros((2, n), dtype=np.uint8)
+    prev = np.zeros((n, words), dtype=np.uint64)
+    prev_c = np.zeros(n, dtype=np.uint8)
+    target_bits = target.astype(np.uint8)
+    _new_variables(slots, pair[0], pair_c[0], np.flatnonzero(present[0]), 0, var_cell)
 
     for r in range(m):
+        cur, nxt, cur_c, nxt_c = pair[0], pair[1], pair_c[0], pair_c[1]
         row_present = present[r]
         below = present[r + 1] if r + 1 < m else np.zeros(n, dtype=bool)
-        nxt = cur ^ prev
+        np.bitwise_xor(cur, prev, out=nxt)
         nxt[1:] ^= cur[:-1]
         nxt[:-1] ^= cur[1:]
-        nxt_c = cur_c ^ prev_c ^ target[r].astype(np.uint8)
+        np.bitwise_xor(cur_c, prev_c, out=nxt_c)
+        nxt_c ^= target_bits[r]
         nxt_c[1:] ^= cur_c[:-1]
         nxt_c[:-1] ^= cur_c[1:]
         left_over = np.flatnonzero(row_present & ~below)
@@ -126,54 +168,20 @@ def solve_packed_gf2(
         nxt[drop] = 0
         nxt_c[drop] = 0
         if pivots:
-            # pivots: list of (slot, row int incl. pivot bit, const)
-            for start in range(0, len(pivots) if r + 1 < m else 0, _CHUNK):
-                chunk = pivots[start : start + _CHUNK]
-                table, ctable = _xor_table(chunk, slots.words)
-                chunk_slots = np.array([slot for slot, _, _ in chunk])
-                shifts = (chunk_slots & 63).astype(np.uint64)
-                weights = 1 << np.arange(len(chunk))
-                for expr, expr_c in ((cur, cur_c), (nxt, nxt_c)):
-                    bits = (expr[:, chunk_slots >> 6] >> shifts) & np.uint64(1)
-                    idx = bits.astype(np.intp) @ weights
-                    expr ^= table[idx]
-                    expr_c ^= ctable[idx]
-            # One record per row: the eliminated variables equal constant + sum of the
-            # variables whose slots are set in their rows (others of the batch are clear).
-            snapshot = slots.var_of_slot.copy()
-            pivot_slots = [slot for slot, _, _ in pivots]
-            bits = np.unpackbits(
-                np.frombuffer(
-                    b"".join(row.to_bytes(8 * slots.words, "little") for _, row, _ in pivots),
-                    dtype=np.uint8,
-                ).reshape(len(pivots), -1),
-                axis=1,
-                bitorder="little",
-            )
-            bits[np.arange(len(pivots)), pivot_slots] = 0
-            records.append(
-                (
-                    snapshot[pivot_slots],
-                    np.array([c for _, _, c in pivots], dtype=np.uint8),
-                    bits,
-                    snapshot,
-                )
-            )
-            for slot in pivot_slots:
-                slots.var_of_slot[slot] = -1
-                slots.free.append(slot)
-        # New variables below holes.
+            if r + 1 < m:
+                _substitute(pair, pair_c, pivots, slots.words)
+            records.append(_record(pivots, slots))
         if r + 1 < m:
-            for c in np.flatnonzero(below & ~row_present):
-                if not slots.free:
-                    slots.grow()
-                    cur, prev, nxt = (_widen(a, slots.words) for a in (cur, prev, nxt))
-                slot, var = slots.new()
-                var_cell.append((r + 1, int(c)))
-                nxt[c] = 0
-                nxt[c, slot >> 6] = np.uint64(1) << np.uint64(slot & 63)
-                nxt_c[c] = 0
-        prev, prev_c, cur, cur_c = cur, cur_c, nxt, nxt_c
+            new_cells = np.flatnonzero(below & ~row_present)
+            while len(slots.free) < new_cells.size:
+                slots.grow()
+                pair = _widen(pair, slots.words)
+                prev = _widen(prev, slots.words)
+            _new_variables(slots, pair[1], pair_c[1], new_cells, r + 1, var_cell)
+        prev[...] = pair[0]
+        prev_c[...] = pair_c[0]
+        pair[0] = pair[1]
+        pair_c[0] = pair_c[1]
 
     alive = [int(v) for v in slots.var_of_slot if v >= 0]
     nullity = len(alive)
@@ -248,8 +256,10 @@ def _xor_table(chunk, words: int) -> tuple[np.ndarray, np.ndarray]:
     rows = np.frombuffer(
         b"".join(row.to_bytes(8 * words, "little") for _, row, _ in chunk), dtype=np.uint64
     ).reshape(t, words)
-    table = np.zeros((1 << t, words), dtype=np.uint64)
-    ctable = np.zeros(1 << t, dtype=np.uint8)
+    table = np.empty((1 << t, words), dtype=np.uint64)  # every entry is written below
+    ctable = np.empty(1 << t, dtype=np.uint8)
+    table[0] = 0
+    ctable[0] = 0
     for i, (_, _, const) in enumerate(chunk):
         half = 1 << i
         np.bitwise_xor(table[:half], rows[i], out=table[half : 2 * half])
