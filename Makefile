@@ -1,0 +1,40 @@
+# Two commands do all set-up on a fresh machine:
+#   make run    start the assistant (creates .venv and installs the package first)
+#   make test   run the whole test suite (also installs the X server packages when root)
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-core bench bench-vision deps system-deps exe lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,asp]'
+	touch $@
+
+deps: $(STAMP)
+
+system-deps:
+	bash scripts/install-system-packages.sh
+
+run: deps
+	$(BIN)/toa-assistant
+
+test: system-deps deps
+	$(BIN)/python -m pytest
+
+test-core: deps
+	$(BIN)/python -m pytest -m "not gui and not x11"
+
+bench: deps
+	$(BIN)/toa-assistant bench
+
+lint: deps
+	$(BIN)/ruff check assistant tests
+
+clean:
+	rm -rf $(VENV) build dist/toa-assistant* .pytest_cache
