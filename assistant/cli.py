@@ -22,6 +22,8 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "solve",
     "bench",
+    "run",
+    "demo",
 )
 
 EXIT_USAGE = 2

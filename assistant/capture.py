@@ -1,0 +1,228 @@
+"""Find the game window and grab its pixels.
+
+Window listing goes through a :class:`WindowBackend` (pywinctl on Windows, X11 and macOS)
+that says, in one sentence, why it cannot be used when it cannot (Wayland, no display,
+missing permission). Grabbing goes through :class:`Grabber`, which owns one ``mss``
+instance and must be created and used on a single thread (mss keeps per-thread display
+handles). All rectangles are in physical screen pixels, as mss and the window system
+report them; the overlay converts to Qt's logical pixels with the screen's device pixel
+ratio.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+__all__ = [
+    "Grabber",
+    "PyWinCtlBackend",
+    "Rect",
+    "WindowBackend",
+    "WindowInfo",
+    "blank_frame_reason",
+    "default_backend",
+    "find_window",
+]
+
+#: Titles of the game clients, as a case-insensitive regular expression.
+DEFAULT_TITLE_PATTERN = "RuneLite|Old School RuneScape"
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle in physical screen pixels."""
+
+    left: int
+    top: int
+    width: int
+    height: int
+
+    @property
+    def right(self) -> int:
+        return self.left + self.width
+
+    @property
+    def bottom(self) -> int:
+        return self.top + self.height
+
+    @property
+    def empty(self) -> bool:
+        return self.width <= 0 or self.height <= 0
+
+    def offset(self, dx: int, dy: int) -> Rect:
+        return Rect(self.left + dx, self.top + dy, self.width, self.height)
+
+    def intersect(self, other: Rect) -> Rect:
+        left, top = max(self.left, other.left), max(self.top, other.top)
+        right, bottom = min(self.right, other.right), min(self.bottom, other.bottom)
+        return Rect(left, top, max(0, right - left), max(0, bottom - top))
+
+    def as_mss(self) -> dict[str, int]:
+        return {"left": self.left, "top": self.top, "width": self.width, "height": self.height}
+
+
+@dataclass(frozen=True)
+class WindowInfo:
+    """One top-level window: its title, client area and state."""
+
+    handle: object
+    title: str
+    rect: Rect
+    minimized: bool = False
+
+
+class WindowBackend(Protocol):
+    """Lists top-level windows. ``unavailable()`` is None when usable, else the reason."""
+
+    name: str
+
+    def unavailable(self) -> str | None: ...
+
+    def windows(self) -> list[WindowInfo]: ...
+
+
+def platform_problem() -> str | None:
+    """A sentence when this desktop cannot be read at all, else None."""
+    if sys.platform.startswith("linux"):
+        if os.environ.get("XDG_SESSION_TYPE", "").lower() == "wayland" and not os.environ.get(
+            "DISPLAY"
+        ):
+            return (
+                "This is a Wayland session, which does not let other programs read or follow "
+                "windows: log in with an X11 session, or use the manual entry window."
+            )
+        if not os.environ.get("DISPLAY"):
+            return "There is no X display (DISPLAY is not set), so no window can be read."
+    return None
+
+
+class PyWinCtlBackend:
+    """Windows through pywinctl (imported lazily: on X11 it connects at import time)."""
+
+    name = "pywinctl"
+
+    def __init__(self) -> None:
+        self._module = None
+        self._error: str | None = None
+
+    def unavailable(self) -> str | None:
+        problem = platform_problem()
+        if problem:
+            return problem
+        if self._module is None and self._error is None:
+            try:
+                import pywinctl
+
+                self._module = pywinctl
+            except Exception as error:  # the X connection or a platform library failed
+                self._error = (
+                    f"Windows cannot be listed here ({error.__class__.__name__}: {error})."
+                )
+        return self._error
+
+    def windows(self) -> list[WindowInfo]:
+        if self.unavailable():
+            return []
+        found = []
+        for window in self._module.getAllWindows():
+            try:
+                title = window.title or ""
+                rect = _client_rect(window)
+                minimized = bool(window.isMinimized)
+            except Exception:  # the window closed while we were asking about it
+                continue
+            if title:
+                found.append(WindowInfo(window, title, rect, minimized))
+        return found
+
+
+def _client_rect(window) -> Rect:
+    """The window's client area (what mss should grab), in physical pixels.
+
+    On X11 pywinctl's ``box`` already is the client area (the window manager's frame is
+    a separate parent window); on Windows and macOS ``getClientFrame()`` is.
+    """
+    if sys.platform.startswith("linux"):
+        box = window.box
+        return Rect(int(box.left), int(box.top), int(box.width), int(box.height))
+    frame = window.getClientFrame()
+    return Rect(
+        int(frame.left),
+        int(frame.top),
+        int(frame.right - frame.left),
+        int(frame.bottom - frame.top),
+    )
+
+
+def default_backend() -> WindowBackend:
+    return PyWinCtlBackend()
+
+
+def find_window(
+    pattern: str, windows: list[WindowInfo], *, exclude: tuple[str, ...] = ()
+) -> WindowInfo | None:
+    """The first window whose title matches ``pattern`` (a case-insensitive regular
+    expression; an invalid one is matched as plain text), skipping titles in ``exclude``
+    (our own windows)."""
+    try:
+        regex = re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        regex = re.compile(re.escape(pattern), re.IGNORECASE)
+    for window in windows:
+        if window.title in exclude:
+            continue
+        if regex.search(window.title):
+            return window
+    return None
+
+
+def blank_frame_reason(frame: np.ndarray) -> str | None:
+    """A sentence when a grab is useless (all one colour: black from exclusive fullscreen
+    or a minimized window), else None."""
+    if frame.size == 0:
+        return "The game window has no visible area."
+    sample = frame[:: max(1, frame.shape[0] // 64), :: max(1, frame.shape[1] // 64), :3]
+    if int(sample.max()) - int(sample.min()) <= 2:
+        if int(sample.max()) <= 2:
+            return (
+                "The game window captures as black: switch the game from exclusive fullscreen "
+                "to windowed or borderless, and keep it on screen."
+            )
+        return "The game window shows one flat colour: is it covered or still loading?"
+    return None
+
+
+class Grabber:
+    """Grabs screen rectangles with one mss instance, created on first use.
+
+    Create, use and close it on one thread (the capture worker's).
+    """
+
+    def __init__(self) -> None:
+        self._mss = None
+
+    def grab(self, rect: Rect) -> np.ndarray:
+        """The pixels of ``rect`` as a BGRA uint8 array (height, width, 4)."""
+        if self._mss is None:
+            import mss
+
+            self._mss = mss.MSS()
+        shot = self._mss.grab(rect.as_mss())
+        return np.frombuffer(shot.bgra, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+
+    def close(self) -> None:
+        if self._mss is not None:
+            self._mss.close()
+            self._mss = None
+
+    def __enter__(self) -> Grabber:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

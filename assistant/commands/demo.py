@@ -1,0 +1,81 @@
+"""``toa-assistant demo``: a stand-in puzzle room with the live assistant pointed at it."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import sys
+
+from assistant.errors import UserError
+
+NAME = "demo"
+HELP = "Open a stand-in puzzle room (click a plate to step on it) with the assistant on it."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--board", metavar="BOARD", help="starting plates, e.g. 111/0#0/110 (default: a random one)"
+    )
+    parser.add_argument("--seed", type=int, default=7, help="room look and random board seed")
+    parser.add_argument(
+        "--title", metavar="TITLE", help="window title (default: ToA Light Assistant demo room)"
+    )
+    parser.add_argument(
+        "--room-only",
+        action="store_true",
+        help="only the room, without the assistant (e.g. to run it separately)",
+    )
+    parser.add_argument("--seconds", type=float, metavar="S", help="close after S seconds")
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.puzzle import toa_board
+
+    if args.board is not None:
+        args.board = toa_board(args.board).format()  # one clear sentence if malformed
+    from PyQt6.QtCore import QTimer
+    from PyQt6.QtWidgets import QApplication
+
+    from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    title = args.title or DEMO_TITLE
+    if not title.strip():
+        raise UserError("The window title must not be empty.")
+    room = DemoRoom(demo_params(args.board, args.seed), title=title)
+    room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
+    room.show()
+    worker = None
+    if not args.room_only:
+        from assistant.gui.overlay import OVERLAY_TITLE, Overlay
+        from assistant.gui.worker import CaptureWorker
+        from assistant.settings import load_settings
+
+        settings, _ = load_settings()
+        from assistant.gui.overlay import parse_colour
+
+        overlay = Overlay(parse_colour(settings.mark_color))
+        worker = CaptureWorker(
+            f"^{re.escape(title)}$", fps=settings.fps, exclude_titles=(OVERLAY_TITLE,)
+        )
+
+        def shown(state) -> None:
+            overlay.show_state(state)
+            print(state.status, flush=True)
+
+        worker.state_changed.connect(shown)
+        worker.start()
+    signal.signal(signal.SIGINT, lambda *_: app.quit())
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    ticker = QTimer()
+    ticker.start(200)
+    ticker.timeout.connect(lambda: None)
+    if args.seconds:
+        QTimer.singleShot(int(args.seconds * 1000), app.quit)
+    try:
+        app.exec()
+    finally:
+        if worker is not None:
+            worker.stop()
+    return 0

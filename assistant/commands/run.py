@@ -1,0 +1,90 @@
+"""``toa-assistant run``: start capturing and drawing the overlay without the control
+window (status changes are printed, one line each)."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+from assistant.errors import UserError
+
+NAME = "run"
+HELP = "Capture a window and draw the overlay (no control window); Ctrl+C stops."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--window",
+        metavar="TITLE",
+        help="window title pattern (regular "
+        "expression); default from the settings: RuneLite|Old School RuneScape",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="calibration profile (default: auto-locate the ToA plates)",
+    )
+    parser.add_argument("--fps", type=float, metavar="N", help="frames per second (default 10)")
+    parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
+    parser.add_argument(
+        "--colour",
+        "--color",
+        dest="colour",
+        metavar="#RRGGBBAA",
+        help="mark colour with alpha (default from the settings)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.profile import load_profile
+    from assistant.settings import load_settings
+
+    settings, warning = load_settings()
+    if warning:
+        print(warning, file=sys.stderr)
+    profile = load_profile(args.profile) if args.profile else None
+    fps = args.fps if args.fps is not None else settings.fps
+    if not 0.5 <= fps <= 60:
+        raise UserError(f"--fps must be between 0.5 and 60, not {fps:g}.")
+    title = args.window or (profile.capture.window_title if profile else settings.window_title)
+    objective = None if profile is not None else settings.toa_objective
+
+    from PyQt6.QtCore import QTimer
+    from PyQt6.QtWidgets import QApplication
+
+    from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
+    from assistant.gui.worker import CaptureWorker
+
+    try:
+        colour = parse_colour(args.colour or settings.mark_color)
+    except ValueError as error:
+        raise UserError(f"The mark colour {error}.") from None
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    overlay = Overlay(colour)
+    worker = CaptureWorker(
+        title, profile, fps=fps, objective=objective, exclude_titles=(OVERLAY_TITLE,)
+    )
+    last = {"status": None}
+
+    def shown(state) -> None:
+        overlay.show_state(state)
+        if state.status != last["status"]:
+            last["status"] = state.status
+            print(state.status, flush=True)
+
+    worker.state_changed.connect(shown)
+    signal.signal(signal.SIGINT, lambda *_: app.quit())
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    ticker = QTimer()  # lets Python see the signals while Qt's loop runs
+    ticker.start(200)
+    ticker.timeout.connect(lambda: None)
+    if args.seconds:
+        QTimer.singleShot(int(args.seconds * 1000), app.quit)
+    worker.start()
+    try:
+        app.exec()
+    finally:
+        worker.stop()
+        overlay.close()
+    return 0

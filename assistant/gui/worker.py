@@ -1,0 +1,92 @@
+"""The capture worker: a thread that runs :class:`assistant.live.LiveLoop` at the
+configured rate and hands each state to the GUI thread through a queued signal.
+
+The thread owns its :class:`assistant.capture.Grabber` (mss is per thread): it is made
+and closed inside :meth:`CaptureWorker.run`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from PyQt6.QtCore import QThread, pyqtSignal
+
+from assistant.capture import Grabber, WindowBackend, default_backend
+from assistant.live import LiveLoop, LiveState
+from assistant.profile import Profile
+
+__all__ = ["CaptureWorker"]
+
+log = logging.getLogger(__name__)
+
+
+class CaptureWorker(QThread):
+    """Ticks the live loop ``fps`` times a second until :meth:`stop`."""
+
+    state_changed = pyqtSignal(object)  # LiveState, only when it differs from the last one
+    frame_done = pyqtSignal(object)  # every LiveState, for the status line and the tests
+
+    def __init__(
+        self,
+        title_pattern: str,
+        profile: Profile | None = None,
+        *,
+        fps: float = 10.0,
+        objective: int | None = None,
+        backend: WindowBackend | None = None,
+        exclude_titles: tuple[str, ...] = (),
+        parent=None,
+    ) -> None:
+        super().__init__(parent)
+        self.title_pattern = title_pattern
+        self.profile = profile
+        self.fps = max(0.5, float(fps))
+        self.objective = objective
+        self.backend = backend or default_backend()
+        self.exclude_titles = exclude_titles
+        self._running = True
+        self.last_state: LiveState | None = None
+
+    def stop(self) -> None:
+        self._running = False
+        self.wait(3000)
+
+    def run(self) -> None:
+        period = 1.0 / self.fps
+        with Grabber() as grabber:
+            loop = LiveLoop(
+                self.backend,
+                grabber,
+                self.title_pattern,
+                self.profile,
+                self.objective,
+                exclude_titles=self.exclude_titles,
+            )
+            next_tick = time.monotonic()
+            while self._running:
+                try:
+                    state = loop.tick()
+                except Exception:  # a bug must not kill the overlay silently: log, go on
+                    log.exception("capture loop failed")
+                    state = LiveState("error", "Something went wrong reading the screen; retrying.")
+                self.frame_done.emit(state)
+                if self.last_state is None or _differs(state, self.last_state):
+                    self.state_changed.emit(state)
+                self.last_state = state
+                next_tick += period
+                now = time.monotonic()
+                if next_tick < now:  # running late: do not try to catch up in a burst
+                    next_tick = now
+                while self._running and now < next_tick:  # short naps: stop() is prompt
+                    time.sleep(min(0.05, next_tick - now))
+                    now = time.monotonic()
+
+
+def _differs(a: LiveState, b: LiveState) -> bool:
+    if a.key != b.key or a.window != b.window or len(a.marks) != len(b.marks):
+        return True
+    return any(
+        abs(m.centre[0] - n.centre[0]) > 0.5 or abs(m.centre[1] - n.centre[1]) > 0.5
+        for m, n in zip(a.marks, b.marks, strict=True)
+    )

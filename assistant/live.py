@@ -1,0 +1,277 @@
+"""The live loop without Qt: window -> frame -> reading -> solution -> marks on screen.
+
+Each :meth:`LiveLoop.tick` is one frame. Everything it returns is plain data (a
+:class:`LiveState`), so the loop runs the same in the capture worker, in the tests and in
+the benchmark. Marks are polygons in physical screen pixels, projected through the
+reading's homography (ellipses on an oblique camera) and confined to the annulus the
+reader never samples (:data:`assistant.vision.geometry.MARK_INNER_RADIUS` and
+``MARK_OUTER_RADIUS``), so the overlay cannot change the next reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from assistant.capture import (
+    Grabber,
+    Rect,
+    WindowBackend,
+    WindowInfo,
+    blank_frame_reason,
+    find_window,
+)
+from assistant.profile import Profile, toa_default_profile
+from assistant.puzzle import Board
+from assistant.solver import solve
+from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
+from assistant.vision.reader import Reading, read_frame
+
+__all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
+
+#: Frames a new reading must persist before it is shown (no flicker).
+STABLE_FRAMES = 2
+#: Auto-located rings are re-located at least this often (frames), to follow the camera.
+RELOCATE_EVERY = 20
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One cell to press: ``outer`` and ``inner`` polygons (N, 2) in physical screen
+    pixels bound the annulus to paint; ``count`` is how many presses (1 for two states)."""
+
+    row: int
+    col: int
+    count: int
+    centre: tuple[float, float]
+    outer: np.ndarray = field(repr=False)
+    inner: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
+class LiveState:
+    """What the assistant shows for one frame.
+
+    ``kind`` is one of ``steps``, ``solved``, ``unsolvable``, ``no-puzzle``, ``no-window``,
+    ``minimized``, ``blank``, ``error``, ``unsupported``; ``status`` is the sentence for
+    the player; ``window`` the captured area in physical screen pixels.
+    """
+
+    kind: str
+    status: str
+    marks: tuple[Mark, ...] = ()
+    board: Board | None = None
+    presses: np.ndarray | None = None
+    window: Rect | None = None
+    reading: Reading | None = None
+
+    @property
+    def key(self) -> tuple:
+        """What must stay the same for two frames before a change is shown."""
+        return (self.kind, None if self.board is None else self.board.format(), self.status)
+
+
+def plan_marks(
+    geometry: GridGeometry, presses: np.ndarray, origin: tuple[int, int]
+) -> tuple[Mark, ...]:
+    """Marks for every cell with a non-zero press count, offset by the capture origin."""
+    ox, oy = origin
+    marks = []
+    for row, col in np.argwhere(presses > 0):
+        r, c = int(row), int(col)
+        cx, cy = geometry.cell_centre(r, c)
+        offset = np.array([ox, oy], dtype=np.float64)
+        marks.append(
+            Mark(
+                r,
+                c,
+                int(presses[r, c]),
+                (cx + ox, cy + oy),
+                geometry.circle(r, c, MARK_OUTER_RADIUS) + offset,
+                geometry.circle(r, c, MARK_INNER_RADIUS) + offset,
+            )
+        )
+    return tuple(marks)
+
+
+class Stabilizer:
+    """Passes a new state only after it has been seen ``frames`` times in a row; until
+    then the last accepted state keeps being shown."""
+
+    def __init__(self, frames: int = STABLE_FRAMES) -> None:
+        self.frames = frames
+        self._shown: LiveState | None = None
+        self._candidate: tuple | None = None
+        self._count = 0
+
+    def push(self, state: LiveState) -> LiveState:
+        if self._shown is not None and state.key == self._shown.key:
+            self._candidate, self._count = None, 0
+            self._shown = state  # same content: follow the window and the camera at once
+            return state
+        if state.key == self._candidate:
+            self._count += 1
+        else:
+            self._candidate, self._count = state.key, 1
+        if self._count >= self.frames or (self._shown is None and self.frames <= 1):
+            self._shown = state
+            self._candidate, self._count = None, 0
+        return self._shown if self._shown is not None else _WAITING
+
+    @property
+    def shown(self) -> LiveState | None:
+        return self._shown
+
+
+_WAITING = LiveState("no-puzzle", "Looking for the puzzle…")
+
+
+class LiveReader:
+    """Reads successive frames of one view cheaply.
+
+    With a calibrated profile every frame is a calibrated read. Without corners, the ring
+    is auto-located once and then read at the corners it was found at (a calibrated read,
+    a few milliseconds); it is located again whenever that read abstains or changes its
+    board, and every :data:`RELOCATE_EVERY` frames, so camera moves are followed.
+    """
+
+    def __init__(self, profile: Profile | None = None) -> None:
+        self.profile = profile or toa_default_profile()
+        self._cached: Profile | None = None
+        self._since_locate = 0
+        self._last_board: str | None = None
+        self._shape: tuple[int, int] | None = None
+
+    def read(self, frame: np.ndarray) -> Reading:
+        if self.profile.corners is not None:
+            return read_frame(frame, self.profile)
+        shape = frame.shape[:2]
+        if self._cached is None or shape != self._shape or self._since_locate >= RELOCATE_EVERY:
+            return self._locate(frame)
+        self._since_locate += 1
+        reading = read_frame(frame, self._cached)
+        board = None if reading.board is None else reading.board.format()
+        if reading.abstain or board != self._last_board:
+            return self._locate(frame)
+        return reading
+
+    def _locate(self, frame: np.ndarray) -> Reading:
+        self._shape = frame.shape[:2]
+        self._since_locate = 0
+        reading = read_frame(frame, self.profile)
+        if reading.found and not reading.abstain and reading.corners is not None:
+            self._cached = self.profile.with_corners(reading.corners)
+            self._last_board = reading.board.format()
+        else:
+            self._cached = None
+            self._last_board = None
+        return reading
+
+
+class LiveLoop:
+    """One frame at a time: find the window, grab it, read, solve, stabilise.
+
+    ``objective`` overrides the profile's (the player's setting for the ToA room).
+    ``grabber`` must be used only from the thread that calls :meth:`tick`.
+    """
+
+    def __init__(
+        self,
+        backend: WindowBackend,
+        grabber: Grabber,
+        title_pattern: str,
+        profile: Profile | None = None,
+        objective: int | None = None,
+        *,
+        exclude_titles: tuple[str, ...] = (),
+        stable_frames: int = STABLE_FRAMES,
+    ) -> None:
+        self.backend = backend
+        self.grabber = grabber
+        self.title_pattern = title_pattern
+        self.reader = LiveReader(profile)
+        self.objective = objective
+        self.exclude_titles = exclude_titles
+        self.stabilizer = Stabilizer(stable_frames)
+        self.failures = 0
+
+    def tick(self) -> LiveState:
+        return self.stabilizer.push(self.observe())
+
+    def observe(self) -> LiveState:
+        """The unstabilised state of this frame."""
+        problem = self.backend.unavailable()
+        if problem:
+            return LiveState("unsupported", problem)
+        window = find_window(
+            self.title_pattern, self.backend.windows(), exclude=self.exclude_titles
+        )
+        if window is None:
+            return LiveState(
+                "no-window", f"No game window: no window title matches “{self.title_pattern}”."
+            )
+        if window.minimized:
+            return LiveState("minimized", "The game window is minimized.", window=window.rect)
+        area = self._capture_area(window)
+        if area.empty:
+            return LiveState("blank", "The game window has no visible area.", window=area)
+        try:
+            frame = self.grabber.grab(area)
+        except Exception as error:  # mss raises its own errors; keep going, say so
+            self.failures += 1
+            return LiveState(
+                "error",
+                f"Could not capture the game window ({error.__class__.__name__}); retrying.",
+                window=area,
+            )
+        self.failures = 0
+        return self.process(frame, area)
+
+    def process(self, frame: np.ndarray, area: Rect) -> LiveState:
+        """Reading, solution and marks for one grabbed frame of ``area``."""
+        blank = blank_frame_reason(frame)
+        if blank:
+            return LiveState("blank", blank, window=area)
+        reading = self.reader.read(frame)
+        if reading.abstain or reading.board is None:
+            return LiveState(
+                "no-puzzle", reading.reason or "Puzzle not in view.", window=area, reading=reading
+            )
+        board = reading.board
+        if self.objective is not None and self.objective != board.objective:
+            board = Board(board.states, board.present, board.k, self.objective)
+        solution = solve(board)
+        if not solution.solvable:
+            return LiveState(
+                "unsolvable",
+                f"No solution: {solution.reason}",
+                board=board,
+                window=area,
+                reading=reading,
+            )
+        if solution.total_presses == 0:
+            return LiveState(
+                "solved",
+                "All lit." if board.k == 2 and board.objective == 1 else "Solved.",
+                board=board,
+                presses=solution.presses,
+                window=area,
+                reading=reading,
+            )
+        marks = plan_marks(reading.geometry, solution.presses, (area.left, area.top))
+        plates = len(marks)
+        noun = "plate" if plates == 1 else "plates"
+        status = f"Puzzle found: step on {plates} {noun}."
+        if board.k > 2:
+            status = f"Puzzle found: {solution.total_presses} presses on {plates} cells."
+        return LiveState("steps", status, marks, board, solution.presses, area, reading)
+
+    def _capture_area(self, window: WindowInfo) -> Rect:
+        rect = self.reader.profile.capture.rect
+        if rect is None:
+            return window.rect
+        left, top, width, height = rect
+        return Rect(window.rect.left + left, window.rect.top + top, width, height).intersect(
+            window.rect
+        )

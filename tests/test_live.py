@@ -1,0 +1,195 @@
+"""The live loop without a screen: rendered rooms through fake windows and grabs."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.capture import Rect, WindowInfo, blank_frame_reason, find_window
+from assistant.live import LiveLoop, LiveState, Stabilizer
+from assistant.puzzle import toa_board
+from assistant.scene import SceneParams, render_scene, screen_board
+from assistant.solver import solve
+from assistant.vision.geometry import SAMPLE_RADIUS
+from assistant.vision.reader import read_frame
+
+
+class FakeBackend:
+    name = "fake"
+
+    def __init__(self, windows: list[WindowInfo]) -> None:
+        self.list = windows
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def windows(self) -> list[WindowInfo]:
+        return list(self.list)
+
+
+class FakeGrabber:
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+        self.fail = False
+        self.grabbed: list[Rect] = []
+
+    def grab(self, rect: Rect) -> np.ndarray:
+        if self.fail:
+            raise OSError("display went away")
+        self.grabbed.append(rect)
+        return self.frame
+
+
+def room(board: str, **overrides) -> np.ndarray:
+    params = SceneParams(
+        seed=3, board=board, frame_size=(800, 600), centre=(400, 300), spacing=70.0, **overrides
+    )
+    return render_scene(params)
+
+
+GAME = WindowInfo("h", "RuneLite - Player", Rect(200, 150, 800, 600))
+
+
+def make_loop(frame: np.ndarray, windows=(GAME,)) -> tuple[LiveLoop, FakeGrabber]:
+    grabber = FakeGrabber(frame)
+    loop = LiveLoop(FakeBackend(list(windows)), grabber, "RuneLite|Old School RuneScape")
+    return loop, grabber
+
+
+def test_marks_land_on_the_plates_to_step_on_after_two_frames() -> None:
+    scene = room("111/0#0/110")
+    loop, grabber = make_loop(scene.frame)
+    first = loop.tick()
+    assert first.kind == "no-puzzle" and not first.marks  # nothing shown before 2 frames
+    state = loop.tick()
+    assert state.kind == "steps"
+    seen = screen_board(scene)
+    assert state.board.format() == seen
+    expected = solve(toa_board(seen)).presses
+    assert {(m.row, m.col) for m in state.marks} == {tuple(x) for x in np.argwhere(expected)}
+    assert state.status == f"Puzzle found: step on {len(state.marks)} plates."
+    for mark in state.marks:
+        # The mark's centre is the plate's centre in screen coordinates.
+        local = np.array(mark.centre) - (GAME.rect.left, GAME.rect.top)
+        distances = np.linalg.norm(scene.plate_centres - local, axis=1)
+        assert distances.min() < 3.0
+        # The painted annulus stays outside the area the reader samples.
+        inner = np.linalg.norm(mark.inner - mark.centre, axis=1)
+        assert inner.min() > SAMPLE_RADIUS * 70.0
+    assert grabber.grabbed[-1] == GAME.rect
+
+
+def test_changes_show_only_when_stable_and_marks_vanish_when_solved() -> None:
+    loop, grabber = make_loop(room("111/0#0/110").frame)
+    loop.tick()
+    before = loop.tick()
+    assert before.kind == "steps"
+    grabber.frame = room("111/1#1/111").frame
+    assert loop.tick().key == before.key  # one frame of the new state: old one still shown
+    after = loop.tick()
+    assert after.kind == "solved" and after.status == "All lit." and not after.marks
+
+
+def test_no_window_minimized_blank_and_failed_grabs_are_reported() -> None:
+    loop, grabber = make_loop(room("111/0#0/110").frame, windows=())
+    loop.tick()
+    state = loop.tick()
+    assert state.kind == "no-window" and "RuneLite" in state.status
+
+    minimized = WindowInfo("h", "RuneLite", Rect(0, 0, 800, 600), minimized=True)
+    loop, _ = make_loop(room("111/0#0/110").frame, windows=(minimized,))
+    loop.tick()
+    assert loop.tick().status == "The game window is minimized."
+
+    loop, grabber = make_loop(np.zeros((600, 800, 4), np.uint8))
+    loop.tick()
+    assert "black" in loop.tick().status
+
+    loop, grabber = make_loop(room("111/0#0/110").frame)
+    grabber.fail = True
+    loop.tick()
+    failed = loop.tick()
+    assert failed.kind == "error" and "retrying" in failed.status
+    grabber.fail = False
+    loop.tick()
+    assert loop.tick().kind == "steps"  # survives failed grabs
+
+
+def test_the_window_is_followed_when_it_moves() -> None:
+    scene = room("111/0#0/110")
+    loop, _ = make_loop(scene.frame)
+    loop.tick()
+    first = loop.tick()
+    loop.backend.list = [WindowInfo("h", GAME.title, Rect(450, 90, 800, 600))]
+    moved = loop.tick()  # same content: shown at once at the new place
+    assert moved.kind == "steps"
+    shift = np.array(moved.marks[0].centre) - np.array(first.marks[0].centre)
+    assert np.allclose(shift, (250, -60), atol=0.5)
+
+
+def test_profile_rectangle_limits_the_grab() -> None:
+    from assistant.profile import CaptureTarget, toa_default_profile
+
+    scene = room("111/0#0/110")
+    loop, grabber = make_loop(scene.frame)
+    base = toa_default_profile()
+    profile = type(base)(
+        base.grid,
+        None,
+        CaptureTarget(base.capture.window_title, (10, 20, 300, 200)),
+        base.appearance,
+        base.name,
+    )
+    loop.reader.profile = profile
+    loop.tick()
+    assert grabber.grabbed[-1] == Rect(210, 170, 300, 200)
+
+
+def test_own_marks_do_not_change_the_reading() -> None:
+    scene = room("100/1#0/011")
+    loop, _ = make_loop(scene.frame)
+    loop.tick()
+    state = loop.tick()
+    assert state.marks
+    # Paint each mark as the overlay does: the annulus in magenta at 60% opacity.
+    annulus = np.zeros(scene.frame.shape[:2], np.uint8)
+    origin = np.array([GAME.rect.left, GAME.rect.top])
+    for mark in state.marks:
+        ring = np.zeros_like(annulus)
+        cv2.fillPoly(ring, [np.round(mark.outer - origin).astype(np.int32)], 1)
+        cv2.fillPoly(ring, [np.round(mark.inner - origin).astype(np.int32)], 0)
+        annulus |= ring
+    blended = scene.frame.copy()
+    inside = annulus.astype(bool)
+    magenta = np.array([255, 0, 255, 255][: blended.shape[2]], np.float64)
+    blended[inside] = (0.4 * blended[inside] + 0.6 * magenta).astype(np.uint8)
+    again = read_frame(blended)
+    assert not again.abstain and again.board == read_frame(scene.frame).board
+
+
+def test_stabilizer_ignores_a_flickering_reading() -> None:
+    stabilizer = Stabilizer(2)
+    a = LiveState("steps", "a")
+    b = LiveState("solved", "b")
+    assert stabilizer.push(a).status != "a"
+    assert stabilizer.push(a).status == "a"
+    for _ in range(5):
+        assert stabilizer.push(b).status == "a"
+        assert stabilizer.push(a).status == "a"
+
+
+def test_find_window_by_pattern_skips_our_own_windows() -> None:
+    windows = [
+        WindowInfo(1, "ToA Light Assistant", Rect(0, 0, 1, 1)),
+        WindowInfo(2, "Old School RuneScape", Rect(0, 0, 1, 1)),
+    ]
+    assert find_window("runescape|assistant", windows, exclude=("ToA Light Assistant",)).handle == 2
+    assert find_window("[unclosed", [WindowInfo(3, "a [unclosed b", Rect(0, 0, 1, 1))]).handle == 3
+    assert find_window("nothing", windows) is None
+
+
+@pytest.mark.parametrize("value", [0, 128])
+def test_flat_frames_are_explained(value: int) -> None:
+    assert blank_frame_reason(np.full((50, 50, 4), value, np.uint8))
+    assert blank_frame_reason(room("111/0#0/110").frame) is None
