@@ -1,0 +1,305 @@
+"""One custom-painted grid widget for the board and for the answer.
+
+A 100x100 board is 10,000 cells: one widget paints them all in ``paintEvent`` (one
+``fillRect`` per cell from a precomputed colour table), instead of 10,000 buttons. The
+widget knows nothing of the rules: it shows arrays it is given and reports clicks and
+keys as signals (``cellClicked``, ``cursorMoved``, ``activated``); the window decides.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
+from PyQt6.QtGui import QColor, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen
+from PyQt6.QtWidgets import QSizePolicy, QWidget
+
+__all__ = [
+    "ANSWER_HIDDEN",
+    "ANSWER_PRESSES",
+    "ANSWER_UNSOLVABLE",
+    "BACKGROUND",
+    "PRESS_COLOUR",
+    "UNSOLVABLE_COLOUR",
+    "GridView",
+    "cell_colours",
+    "state_colour",
+]
+
+BACKGROUND = QColor("#4a4a50")  # also what a hole shows: the gap where a cell would be
+PRESS_COLOUR = QColor("#00e5ff")
+NO_PRESS_COLOUR = QColor("#26262b")
+HIDDEN_COLOUR = QColor("#34343a")
+UNSOLVABLE_COLOUR = QColor("#c62828")
+CURSOR_COLOUR = QColor("#ffffff")
+HINT_COLOUR = QColor("#ff3df5")
+_BLACK = (12, 12, 12)
+_YELLOW = (255, 214, 0)
+
+ANSWER_HIDDEN = "hidden"  # answer not asked for or not in yet
+ANSWER_PRESSES = "presses"  # press counts, nonzero cells highlighted
+ANSWER_UNSOLVABLE = "unsolvable"  # every cell red
+
+_MOVES = {
+    Qt.Key.Key_Up: (-1, 0),
+    Qt.Key.Key_Down: (1, 0),
+    Qt.Key.Key_Left: (0, -1),
+    Qt.Key.Key_Right: (0, 1),
+}
+_PLUS = frozenset(
+    {Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Plus, Qt.Key.Key_Equal}
+)
+_MINUS = frozenset({Qt.Key.Key_Backspace, Qt.Key.Key_Minus})
+
+#: Smallest cell (in logical pixels) that gets a number drawn in it.
+_TEXT_MIN_CELL = 14.0
+
+
+def state_colour(state: int, k: int) -> QColor:
+    """Black for 0 through to yellow for k-1 (lit), evenly spaced."""
+    t = state / (k - 1) if k > 1 else 1.0
+    r, g, b = (round(lo + (hi - lo) * t) for lo, hi in zip(_BLACK, _YELLOW, strict=True))
+    return QColor(r, g, b)
+
+
+def cell_colours(k: int) -> list[QColor]:
+    """The colour table for states 0..k-1."""
+    return [state_colour(s, k) for s in range(k)]
+
+
+def _text_colour(background: QColor) -> QColor:
+    """Dark text on light cells, light text on dark ones (contrast at every state)."""
+    luma = 0.299 * background.red() + 0.587 * background.green() + 0.114 * background.blue()
+    return QColor("#111111") if luma > 140 else QColor("#f0f0f0")
+
+
+class GridView(QWidget):
+    """A grid of cells painted in one pass.
+
+    Signals
+    -------
+    cellClicked(row, col, step) : left button +1, right button -1.
+    cursorMoved(d_row, d_col) : an arrow key.
+    activated(step) : Space/Enter/+ (+1) or Backspace/- (-1) at the cursor.
+    """
+
+    cellClicked = pyqtSignal(int, int, int)
+    cursorMoved = pyqtSignal(int, int)
+    activated = pyqtSignal(int)
+
+    def __init__(self, *, interactive: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._interactive = interactive
+        self._values = np.zeros((1, 1), dtype=np.int64)
+        self._present = np.ones((1, 1), dtype=bool)
+        self._k = 2
+        self._answer: str | None = None  # None = this grid shows a board
+        self._cursor: tuple[int, int] | None = None
+        self._hint: tuple[int, int] | None = None
+        self._colours = cell_colours(2)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(120, 120)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
+        self.setFocusPolicy(
+            Qt.FocusPolicy.StrongFocus if interactive else Qt.FocusPolicy.NoFocus
+        )
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    # -- data in --------------------------------------------------------------------------------
+    def show_board(
+        self,
+        states: np.ndarray,
+        present: np.ndarray,
+        k: int,
+        cursor: tuple[int, int] | None = None,
+        hint: tuple[int, int] | None = None,
+    ) -> None:
+        """Show a board: cell colours black→yellow, numbers when k > 2."""
+        if k != self._k or self._answer is not None:
+            self._colours = cell_colours(k)
+        self._set(states, present, k, None, cursor, hint)
+
+    def show_answer(
+        self, presses: np.ndarray | None, present: np.ndarray, k: int, kind: str
+    ) -> None:
+        """Show the answer: ``kind`` is ANSWER_PRESSES (needs ``presses``), ANSWER_HIDDEN
+        or ANSWER_UNSOLVABLE."""
+        if kind not in (ANSWER_HIDDEN, ANSWER_PRESSES, ANSWER_UNSOLVABLE):
+            raise ValueError(f"unknown answer kind {kind!r}")
+        values = presses if presses is not None else np.zeros(present.shape, dtype=np.int64)
+        self._set(values, present, k, kind, None, None)
+
+    def _set(
+        self,
+        values: np.ndarray,
+        present: np.ndarray,
+        k: int,
+        answer: str | None,
+        cursor: tuple[int, int] | None,
+        hint: tuple[int, int] | None,
+    ) -> None:
+        resized = values.shape != self._values.shape
+        self._values = np.asarray(values)
+        self._present = np.asarray(present, dtype=bool)
+        self._k = k
+        self._answer = answer
+        self._cursor = cursor
+        self._hint = hint
+        if resized:
+            self.updateGeometry()
+        self.update()
+
+    # -- read back (tests, accessibility) -------------------------------------------------------
+    @property
+    def values(self) -> np.ndarray:
+        return self._values
+
+    @property
+    def present(self) -> np.ndarray:
+        return self._present
+
+    @property
+    def answer_kind(self) -> str | None:
+        return self._answer
+
+    @property
+    def cursor(self) -> tuple[int, int] | None:
+        return self._cursor
+
+    @property
+    def hint(self) -> tuple[int, int] | None:
+        return self._hint
+
+    # -- geometry -------------------------------------------------------------------------------
+    def _layout(self) -> tuple[float, float, float]:
+        """``(cell size, x origin, y origin)``: square cells, grid centred."""
+        rows, cols = self._values.shape
+        size = min(self.width() / cols, self.height() / rows)
+        x0 = (self.width() - size * cols) / 2
+        y0 = (self.height() - size * rows) / 2
+        return size, x0, y0
+
+    def cell_rect(self, row: int, col: int) -> QRectF:
+        """The cell's square in widget coordinates."""
+        size, x0, y0 = self._layout()
+        return QRectF(x0 + col * size, y0 + row * size, size, size)
+
+    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
+        """The cell under a point, or None outside the grid."""
+        size, x0, y0 = self._layout()
+        rows, cols = self._values.shape
+        if size <= 0:
+            return None
+        col = int((point.x() - x0) // size)
+        row = int((point.y() - y0) // size)
+        if 0 <= row < rows and 0 <= col < cols:
+            return row, col
+        return None
+
+    def sizeHint(self) -> QSize:
+        rows, cols = self._values.shape
+        cell = min(56, max(5, 480 // max(rows, cols)))
+        return QSize(cell * cols, cell * rows)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(120, 120)
+
+    # -- painting -------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        try:
+            self._paint(painter)
+        finally:
+            painter.end()
+
+    def _paint(self, painter: QPainter) -> None:
+        painter.fillRect(self.rect(), BACKGROUND)
+        size, x0, y0 = self._layout()
+        rows, cols = self._values.shape
+        gap = 1.0 if size >= 6 else 0.0
+        inner = size - gap
+        present = self._present
+        values = self._values
+        answer = self._answer
+        show_text = size >= _TEXT_MIN_CELL and (answer == ANSWER_PRESSES or self._k > 2)
+        if answer is None:
+            table = self._colours
+        elif answer == ANSWER_UNSOLVABLE:
+            table = [UNSOLVABLE_COLOUR]
+        elif answer == ANSWER_HIDDEN:
+            table = [HIDDEN_COLOUR]
+        else:
+            table = [NO_PRESS_COLOUR, PRESS_COLOUR]
+        font = QFont(self.font())
+        font.setPixelSize(max(8, int(size * 0.45)))
+        painter.setFont(font)
+        text_flags = Qt.AlignmentFlag.AlignCenter
+        for r in range(rows):
+            y = y0 + r * size
+            row_values = values[r].tolist()
+            row_present = present[r].tolist()
+            for c in range(cols):
+                if not row_present[c]:
+                    continue  # a hole: the background shows through
+                v = row_values[c]
+                if answer is None:
+                    colour = table[v]
+                elif answer == ANSWER_PRESSES:
+                    colour = table[1 if v else 0]
+                else:
+                    colour = table[0]
+                rect = QRectF(x0 + c * size, y, inner, inner)
+                painter.fillRect(rect, colour)
+                if show_text and (answer is None or (answer == ANSWER_PRESSES and v)):
+                    painter.setPen(_text_colour(colour))
+                    painter.drawText(rect, text_flags, str(v))
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        if self._hint is not None:
+            width = max(2.0, min(5.0, size * 0.08))
+            painter.setPen(QPen(HINT_COLOUR, width))
+            rect = self.cell_rect(*self._hint)
+            half = width / 2
+            painter.drawEllipse(rect.adjusted(half + gap, half + gap, -half - gap, -half - gap))
+        if self._cursor is not None and self.hasFocus():
+            width = max(1.5, min(3.0, size * 0.1))
+            painter.setPen(QPen(CURSOR_COLOUR, width, Qt.PenStyle.DashLine))
+            rect = self.cell_rect(*self._cursor)
+            half = width / 2
+            painter.drawRect(rect.adjusted(half, half, -half - gap, -half - gap))
+
+    # -- input ----------------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if not self._interactive:
+            super().mousePressEvent(event)
+            return
+        cell = self.cell_at(event.position())
+        step = {Qt.MouseButton.LeftButton: 1, Qt.MouseButton.RightButton: -1}.get(
+            event.button()
+        )
+        if cell is None or step is None:
+            super().mousePressEvent(event)
+            return
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        self.cellClicked.emit(cell[0], cell[1], step)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = Qt.Key(event.key())
+        if not self._interactive:
+            super().keyPressEvent(event)
+        elif key in _MOVES:
+            self.cursorMoved.emit(*_MOVES[key])
+        elif key in _PLUS:
+            self.activated.emit(1)
+        elif key in _MINUS:
+            self.activated.emit(-1)
+        else:
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
