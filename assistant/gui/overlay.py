@@ -9,6 +9,8 @@ reader samples, so the overlay never changes the next reading.
 
 from __future__ import annotations
 
+import sys
+
 from PyQt6.QtCore import QPointF, QRect, QRectF, Qt
 from PyQt6.QtGui import QColor, QFont, QGuiApplication, QPainter, QPainterPath, QPen, QPolygonF
 from PyQt6.QtWidgets import QWidget
@@ -50,6 +52,11 @@ class Overlay(QWidget):
             | Qt.WindowType.WindowTransparentForInput
             | Qt.WindowType.WindowDoesNotAcceptFocus
         )
+        if sys.platform.startswith("linux"):
+            # X11 window managers apply their own placement to new windows (openbox
+            # ignored the requested position): an override-redirect window goes exactly
+            # where it is put, undecorated and never focused.
+            flags |= Qt.WindowType.BypassWindowManagerHint
         super().__init__(None, flags)  # flags before show(): they cannot change afterwards
         self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground)
         self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
@@ -92,6 +99,7 @@ class Overlay(QWidget):
         self.setGeometry(QRect(round(left), round(top), round(right - left), round(bottom - top)))
         if not self.isVisible():
             self.show()
+        self.raise_()  # clicking the game raises its window: stay above it
         self.update()
 
     def _local(self, x: float, y: float) -> QPointF:
