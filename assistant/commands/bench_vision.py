@@ -42,10 +42,12 @@ __all__ = [
 NAME = "bench-vision"
 HELP = "Measure the picture reader on generated frames: right / wrong / abstain, and speed."
 
-#: Plate centres measured on ../shared/toa/room_topdown.png (x, y), TOA_PLATES order,
-#: and which are lit (its README's truth: 111/0#0/110).
+#: Plate centres measured on ../shared/toa/room_topdown.png (x, y), TOA_PLATES order (the
+#: centres of the gold diamonds' bounding boxes), and which are lit (its README's truth:
+#: 111/0#0/110).
 SCREENSHOT_CENTRES = np.array(
-    [(88, 118), (150, 118), (213, 118), (88, 181), (213, 181), (88, 243), (150, 243), (213, 243)],
+    [(88, 118), (151.5, 119), (214, 119), (88, 181), (213, 182), (88, 243.5), (150, 244),
+     (213, 244)],
     np.float64,
 )
 SCREENSHOT_LIT = np.array([1, 1, 1, 0, 0, 1, 1, 0], np.int64)

@@ -26,6 +26,7 @@ import numpy as np
 __all__ = [
     "CONFIDENT",
     "FALLBACK_CONFIDENCE",
+    "PARTIAL_CONFIDENCE",
     "Decision",
     "Look",
     "classify",
@@ -37,6 +38,8 @@ __all__ = [
 CONFIDENT = 0.8
 #: The confidence of an all-same reading decided by the absolute ToA fallback.
 FALLBACK_CONFIDENCE = 0.6
+#: The highest confidence of a cell read from part of its sampled area (the rest hidden).
+PARTIAL_CONFIDENCE = 0.75
 
 
 class Look(Enum):
@@ -57,8 +60,10 @@ _TOA_THRESHOLD = -1.2
 _TOA_MARGIN = 0.12
 # One look: the sectors of a cell must agree within this share of the minimum gap.
 _PART_TOLERANCE = 0.8
-# Two looks: a sector may lie this share of the gap beyond its cluster's extreme.
-_PART_REACH = 0.75
+# Two looks: a sector counts for a look when it lies beyond this share of the gap from the
+# threshold and no further than _PART_REACH of the gap beyond the look's extreme.
+_PART_GUARD = 0.2
+_PART_REACH = 0.35
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
 _GAP_OVER_SPREAD = 1.5
 
@@ -121,40 +126,49 @@ def classify(
     gap_min = 0.3 if refs else _MIN_GAP[look]
     n = len(features)
     confidence = np.zeros(n)
+    deviation = np.max(np.abs(part_features - features[:, None]), axis=1)
+    clean = deviation <= _PART_TOLERANCE * gap_min
+    worst = int(np.argmax(deviation))
+    if clean.sum() < max(2, n // 2):
+        return Decision(None, confidence, features, "covered", worst)
 
-    order = np.argsort(features)
-    ranked = features[order]
+    # the looks are learnt from the cells whose parts agree; the others are then read
+    # from the parts that fall clearly into one look (a figure hides the rest)
+    ranked = np.sort(features[clean])
     gaps = np.diff(ranked)
-    split = int(np.argmax(gaps)) if n > 1 else 0
-    gap = float(gaps[split]) if n > 1 else 0.0
+    split = int(np.argmax(gaps))
+    gap = float(gaps[split])
     low, high = ranked[: split + 1], ranked[split + 1 :]
-    spread = max(float(np.ptp(low)), float(np.ptp(high))) if n > 1 else 0.0
+    spread = max(float(np.ptp(low)), float(np.ptp(high)))
 
-    if n > 1 and gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
+    if gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
         mid = (ranked[split] + ranked[split + 1]) / 2
-        lit = (features > mid).astype(np.int64)
-        # every part of a cell must sit on its cell's side of the threshold and not far
-        # beyond its cluster: a figure or a glare over part of a plate does not
-        reach = _PART_REACH * gap
-        lower = np.where(lit == 1, mid, low[0] - reach)
-        upper = np.where(lit == 1, high[-1] + reach, mid)
-        outside = (part_features <= lower[:, None]) | (part_features >= upper[:, None])
-        if outside.any():
-            worst = int(np.argmax(outside.sum(axis=1)))
-            return Decision(None, confidence, features, "covered", worst)
+        reach, guard = _PART_REACH * gap, _PART_GUARD * gap
+        in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach)
+        in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach)
+        n_high, n_low = in_high.sum(axis=1), in_low.sum(axis=1)
+        unreadable = ((n_high > 0) & (n_low > 0)) | ((n_high < 2) & (n_low < 2))
+        if unreadable.any():
+            bad = np.flatnonzero(unreadable)
+            return Decision(None, confidence, features,
+                            "covered", int(bad[np.argmax(deviation[bad])]))
+        lit = (n_high >= 2).astype(np.int64)
+        seen = np.where(lit[:, None] == 1, in_high, in_low)
+        visible = np.where(seen, part_features, np.nan)
+        features = np.nanmedian(visible, axis=1)
         # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
         # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
         if refs and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
             return Decision(None, confidence, features, "unlike-references")
         if look is Look.TOA_PLATE and not refs and not _lit_is_brighter(parts, lit):
             return Decision(None, confidence, features, "ambiguous")
-        margin = np.min(np.abs(part_features - mid), axis=1) / (gap / 2)
+        margin = np.nanmin(np.abs(visible - mid), axis=1) / (gap / 2)
         confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
+        partial = ~seen.all(axis=1)
+        confidence[partial] = np.minimum(confidence[partial], PARTIAL_CONFIDENCE)
         return Decision(lit, np.round(confidence, 3), features, None, None, "contrast")
 
-    deviation = np.max(np.abs(part_features - features[:, None]), axis=1)
-    worst = int(np.argmax(deviation))
-    if deviation[worst] > _PART_TOLERANCE * gap_min:
+    if not clean.all():
         return Decision(None, confidence, features, "covered", worst)
     if float(np.ptp(features)) > gap_min * 0.8:
         # neither one look nor two clearly separated looks

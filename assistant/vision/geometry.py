@@ -56,14 +56,16 @@ def _sample_offsets() -> np.ndarray:
 SAMPLE_OFFSETS = _sample_offsets()
 
 
-def _sample_sectors() -> tuple[np.ndarray, ...]:
-    """The sample points split into four sectors (right, down, left, up of the centre);
-    the centre point belongs to all. A figure hiding part of a cell makes them disagree."""
+def _sample_sectors(count: int = 4) -> tuple[np.ndarray, ...]:
+    """The sample points split into ``count`` sectors around the centre (the centre point
+    itself belongs to none, or hiding it would spoil them all). A figure hiding part of a
+    cell makes them disagree, and the sectors it leaves visible can still be read."""
     u, v = SAMPLE_OFFSETS[:, 0], SAMPLE_OFFSETS[:, 1]
-    angle = np.mod(np.arctan2(v, u) + np.pi / 4, 2 * np.pi)
-    sector = np.floor(angle / (np.pi / 2)).astype(int)
+    width = 2 * np.pi / count
+    angle = np.mod(np.arctan2(v, u) + width / 2, 2 * np.pi)
+    sector = np.floor(angle / width).astype(int)
     centre = (u == 0) & (v == 0)
-    return tuple(np.flatnonzero((sector == k) | centre) for k in range(4))
+    return tuple(np.flatnonzero((sector == k) & ~centre) for k in range(count))
 
 
 #: Index arrays into :data:`SAMPLE_OFFSETS`, one per sector of the sampled area.

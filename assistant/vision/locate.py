@@ -7,8 +7,8 @@ centre, each inside a purple frame that is more purple than the floor around it.
 
 1. threshold gold-ish colours (loose: any client, brightness or gamma) and keep compact blobs;
 2. for every blob, try its near neighbours as the two lattice directions and count how many
-   of the 8 predicted plate positions hold a blob of similar size (7 or 8 are required, so a
-   player standing on one plate does not hide the ring) while the centre holds none;
+   of the 8 predicted plate positions hold a blob of similar size (6 are required, so a
+   player standing on a plate does not hide the ring) while the centre holds none;
 3. fit a homography to the matched centres (oblique cameras), check the fit, and check the
    purple frames against the floor between the plates;
 4. label the ring as seen on screen: row 1, column 1 is the top-left plate.
@@ -33,12 +33,17 @@ __all__ = ["RingFit", "locate_ring"]
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
 _DIAMOND_AREA = 2 * 0.165**2  # grid units squared
 _MAX_CANDIDATES = 160
+# Plates that must show a diamond blob: a player may hide one plate and merge a second one
+# with his head; the others fix the lattice well enough to read the hidden ones.
+_MIN_MATCHED = 6
 _NEIGHBOURS = 8
 _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
 _MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
 _MAX_FIT_ERROR = 0.07  # RMS of the homography fit, of the spacing
 _PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
 _MIN_PURPLE_PLATES = 6
+_DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
+_LUMA = np.array([0.114, 0.587, 0.299])
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
     reason is ``"not-found"`` or ``"several"``.
     """
     bgr = frame[..., :3]
-    blobs = _gold_blobs(bgr)
+    blobs = _gold_blobs(frame)
     if len(blobs.areas) < 7:
         return None, "not-found"
     hypotheses = _ring_hypotheses(blobs)
@@ -89,17 +94,25 @@ def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
     return accepted[0][1], None
 
 
-def _gold_blobs(bgr: np.ndarray) -> _Blobs:
-    height, width = bgr.shape[:2]
+def _gold_blobs(frame: np.ndarray) -> _Blobs:
+    height, width = frame.shape[:2]
     factor = 2 if max(width, height) > 1400 else 1
-    small = (
-        cv2.resize(bgr, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
-        if factor > 1
-        else np.ascontiguousarray(bgr)
-    )
+    if factor > 1:
+        # resize all channels (a BGRA frame from mss is contiguous; its BGR view is not,
+        # and OpenCV would copy it first), then drop alpha from the small copy
+        small = cv2.resize(frame, (width // factor, height // factor),
+                           interpolation=cv2.INTER_AREA)
+        small = np.ascontiguousarray(small[..., :3])
+    else:
+        small = np.ascontiguousarray(frame[..., :3])
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     mask = cv2.inRange(hsv, (9, 95, 35), (40, 255, 255))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # outer boundaries at every depth: a diamond inside a gold overlay ring is still found
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        contours = ()
+    else:
+        contours = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0]
     min_area = _DIAMOND_AREA * 25**2 * 0.25 / factor**2
     max_area = _DIAMOND_AREA * 150**2 * 2.0 / factor**2
     centres, areas = [], []
@@ -147,6 +160,7 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
     np.fill_diagonal(plausible, False)
     results: list[tuple[float, np.ndarray, frozenset[int]]] = []
     seen: set[frozenset[int]] = set()
+    tried: set[frozenset[int]] = set()
     a_coef = _RING[:, 0][None, :, None]
     b_coef = _RING[:, 1][None, :, None]
     for i in range(n):
@@ -172,7 +186,11 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
         best = np.take_along_axis(d, nearest[..., None], axis=2)[..., 0]
         tol = _FIRST_TOLERANCE * np.minimum(l1, l2)
         ok = best <= tol[:, None]
-        for p in np.flatnonzero(ok.sum(axis=1) >= 6):
+        for p in np.flatnonzero(ok.sum(axis=1) >= _MIN_MATCHED - 1):
+            first = frozenset(nearest[p][ok[p]].tolist())
+            if first in tried:
+                continue  # the same blobs from another corner or direction
+            tried.add(first)
             found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]))
             if found is None:
                 continue
@@ -204,7 +222,7 @@ def _refine(
         d = np.hypot(*(predicted[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
         nearest = np.argmin(d, axis=1)
         ok = d[np.arange(8), nearest] <= _MATCH_TOLERANCE * spacing
-        if ok.sum() < 7:
+        if ok.sum() < _MIN_MATCHED:
             return None
     assert homography is not None
     homography = homography.astype(np.float64)
@@ -231,6 +249,14 @@ def _refine(
     matched_areas = areas[nearest[ok]]
     size_ratio = float(np.median(matched_areas)) / (_DIAMOND_AREA * cell_area)
     if not 0.45 <= size_ratio <= 1.8 or matched_areas.max() > 3.5 * matched_areas.min():
+        return None
+    # a lattice of small details beside each plate (the tan corners of the plate tiles)
+    # has a bigger blob, the diamond, right next to most of its points
+    matched_pts = pts[nearest[ok]]
+    d = np.hypot(*(matched_pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    beside = (d > 0.05 * spacing) & (d < 0.4 * spacing)
+    bigger = areas[None, :] > 1.5 * matched_areas[:, None]
+    if int(np.sum(np.any(beside & bigger, axis=1))) >= 4:
         return None
     score = float(ok.sum()) - error * 5
     return score, homography.astype(np.float64), frozenset(int(x) for x in nearest[ok])
@@ -267,12 +293,22 @@ def _purpleness(bgr_points: np.ndarray) -> np.ndarray:
 
 
 def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
-    floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
+    """Do the diamonds sit in purple frames? Clean frames show it in the colour on (nearly)
+    all four sides of each diamond; JPEG smears colour at small scales, so a frame that is
+    darker than the floor and at least as purple counts too."""
+    floor_bgr = _sample(bgr, homography, _FLOOR_POINTS)
+    floor = float(np.median(_purpleness(floor_bgr)))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
-    frames = _purpleness(_sample(bgr, homography, per_plate)).reshape(8, 4, -1)
-    # purple on all four sides of the diamond, not only on one (a blob beside a plate)
-    purple = np.median(frames, axis=2).min(axis=1) - floor
-    return int(np.sum(purple >= _PURPLE_MARGIN)) >= _MIN_PURPLE_PLATES
+    frame_bgr = _sample(bgr, homography, per_plate)
+    frames = _purpleness(frame_bgr).reshape(8, 4, -1)
+    purple_sides = np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
+    if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
+        return True
+    floor_luma = float(np.median(floor_bgr @ _LUMA))
+    frame_luma = (frame_bgr @ _LUMA).reshape(8, -1).mean(axis=1)
+    darker = frame_luma <= floor_luma * (1 - _DARKER_FRAME)
+    purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor
+    return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
 
 
 # Relabellings of the ring: new grid point -> old grid point, as 3x3 affine matrices about

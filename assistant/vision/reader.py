@@ -17,7 +17,7 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.puzzle import Board
-from assistant.vision.appearance import CONFIDENT, Decision, Look, classify
+from assistant.vision.appearance import CONFIDENT, PARTIAL_CONFIDENCE, Decision, Look, classify
 from assistant.vision.geometry import (
     SAMPLE_OFFSETS,
     SAMPLE_SECTORS,
@@ -145,6 +145,7 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
     from assistant.profile import GridSpec
 
     bgr = as_bgr(frame)
+    whole = frame if frame.ndim == 3 else bgr  # BGRA stays whole: contiguous, fast to resize
     grid = profile.grid if profile is not None else GridSpec(3, 3, ((1, 1),), 2, 1)
     look = Look(profile.appearance.look) if profile is not None else Look.TOA_PLATE
     refs = profile.appearance.references_bgr() if profile is not None else None
@@ -160,7 +161,7 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
         return _abstain(
             "This profile has no corner positions: calibrate the grid first.", "calibrated"
         )
-    fit, why = locate_ring(bgr)
+    fit, why = locate_ring(whole)
     if fit is None:
         reason = (
             "Two puzzle-like patterns are in view: calibrate to pick one."
@@ -224,7 +225,8 @@ def _read_cells(
     samples = bgr[ys, xs].astype(np.float64)  # (cells, points, 3)
 
     if look is Look.TOA_PLATE:
-        gold = _is_gold(np.median(samples, axis=1))
+        sector_colours = np.stack([samples[:, idx].mean(axis=1) for idx in SAMPLE_SECTORS], 1)
+        gold = _is_gold(sector_colours.reshape(-1, 3)).reshape(len(cells), -1).sum(axis=1) >= 2
         if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
             return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
         if not gold.all():
@@ -244,7 +246,7 @@ def _read_cells(
     # a plate the locator did not see as a diamond must read as clearly as the others
     for cell in unmatched:
         index = cells.index(cell)
-        if decision.confidence[index] < CONFIDENT:
+        if decision.confidence[index] < PARTIAL_CONFIDENCE:
             r, c = cell
             return _abstain(
                 f"Plate at row {r + 1}, column {c + 1} is covered.",
