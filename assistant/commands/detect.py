@@ -1,0 +1,96 @@
+"""``toa-assistant detect``: read the puzzle from picture files.
+
+Each image is read like a captured frame: with ``--profile`` the profile's corners (or,
+for the ToA ring without corners, auto-locate) and looks; without it, the ToA ring is
+located automatically. A reading that abstains is a normal outcome (exit 0); an image
+that cannot be read at all is a user error (one sentence, exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from assistant.errors import UserError
+from assistant.profile import load_profile
+from assistant.solver import solve
+from assistant.vision import Reading, read_frame
+
+__all__ = ["HELP", "NAME", "ImageError", "add_arguments", "load_image", "reading_record", "run"]
+
+NAME = "detect"
+HELP = "Read the light puzzle from PNG, JPEG or BMP pictures and print the board and answer."
+
+_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp"}
+
+
+class ImageError(UserError):
+    """A picture file that cannot be read."""
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """The picture as BGR or BGRA uint8, as a capture would give it."""
+    source = Path(path)
+    if not source.is_file():
+        raise ImageError(f"The picture {source} does not exist.")
+    if source.suffix.lower() not in _SUFFIXES:
+        raise ImageError(f"The picture {source} is not a PNG, JPEG or BMP file.")
+    data = np.fromfile(source, dtype=np.uint8)  # also paths OpenCV cannot open by name
+    image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+    if image is None:
+        raise ImageError(f"The picture {source} could not be decoded as an image.")
+    if image.dtype != np.uint8:
+        image = cv2.convertScaleAbs(image, alpha=255.0 / max(1.0, float(image.max())))
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 2:
+        image = cv2.cvtColor(image[..., 0], cv2.COLOR_GRAY2BGR)
+    return image
+
+
+def reading_record(reading: Reading, image: str) -> dict:
+    """The JSON record of one picture: the reading plus the engine's answer (for the
+    profile's objective, which the board carries; all lit without a profile)."""
+    record = {"image": image, **reading.to_json()}
+    if reading.board is None:
+        record["solution"] = None
+    else:
+        record["solution"] = solve(reading.board).to_json()
+    return record
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="PNG, JPEG or BMP files")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="calibration profile (default: find the ToA plates)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per picture, one per line")
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = load_profile(args.profile) if args.profile else None
+    images = [(name, load_image(name)) for name in args.images]  # all readable, or nothing
+    for name, image in images:
+        reading = read_frame(image, profile)
+        record = reading_record(reading, name)
+        if args.json:
+            print(json.dumps(record), flush=True)
+            continue
+        print(_describe(record))
+    return 0
+
+
+def _describe(record: dict) -> str:
+    if record["abstain"]:
+        return f"{record['image']}: no answer: {record['reason']}"
+    solution = record["solution"] or {}
+    answer = solution.get("presses") if solution.get("solvable") else None
+    confidence = f"confidence {record['confidence']:.2f}"
+    if record.get("method") == "absolute":
+        confidence += ", all plates look alike: decided on absolute colour"
+    steps = f"step on {answer}" if answer else "no solution"
+    return f"{record['image']}: board {record['board']} ({confidence}); {steps}"
