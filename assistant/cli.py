@@ -24,6 +24,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bench",
     "run",
     "demo",
+    "detect",
+    "bench_vision",
 )
 
 EXIT_USAGE = 2
