@@ -29,7 +29,7 @@ def model(text: str, k: int = 2, objective: int | None = None, **kw: object) -> 
     return ManualModel(Board.parse(text, k, objective), **kw)  # type: ignore[arg-type]
 
 
-# -- edit mode ---------------------------------------------------------------------------------
+# -- edit mode ----------------------------------------------------------------------------------
 def test_edit_click_changes_only_that_cell() -> None:
     m = model("000/000/000", k=3)
     assert m.click(1, 1, +1)
@@ -46,7 +46,7 @@ def test_edit_click_on_a_hole_does_nothing() -> None:
     assert not m.click(5, 5, 1)  # outside the grid
 
 
-# -- play mode ---------------------------------------------------------------------------------
+# -- play mode ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("k", [2, 3, 4])
 def test_play_click_is_the_engines_press(k: int) -> None:
     rng = np.random.default_rng(k)
@@ -79,7 +79,7 @@ def test_toa_play_through_the_engines_answer_solves_the_room() -> None:
     assert m.board.is_solved()
 
 
-# -- holes ---------------------------------------------------------------------------------------
+# -- holes --------------------------------------------------------------------------------------
 def test_hole_tool_toggles_and_brings_cells_back_at_zero() -> None:
     m = model("12/21", k=3)
     m.set_mode(Mode.HOLES)
@@ -96,7 +96,7 @@ def test_toggling_a_toa_hole_leaves_the_preset() -> None:
     assert not m.toa and m.board.present.all()
 
 
-# -- reset, undo, clear ---------------------------------------------------------------------------
+# -- reset, undo, clear -------------------------------------------------------------------------
 def test_reset_returns_to_the_reading_after_edits_and_play() -> None:
     reading = toa_board("111/0#0/110")
     m = ManualModel.from_reading(reading)
@@ -133,7 +133,7 @@ def test_clear_keeps_holes() -> None:
     assert m.start == m.board
 
 
-# -- randomize -------------------------------------------------------------------------------------
+# -- randomize ----------------------------------------------------------------------------------
 @settings(max_examples=60, deadline=None)
 @given(
     rows=st.integers(1, 7),
@@ -162,7 +162,7 @@ def test_randomize_same_seed_same_board() -> None:
     assert a.board == b.board
 
 
-# -- grids and refusals ---------------------------------------------------------------------------
+# -- grids and refusals -------------------------------------------------------------------------
 def test_new_grid_keeps_what_fits() -> None:
     m = model("12/#1", k=3)
     m.new_grid(3, 3, 2, 1)
@@ -212,7 +212,7 @@ def test_cursor_stays_on_the_board() -> None:
     assert m.cursor == (0, 0)
 
 
-# -- the answer ------------------------------------------------------------------------------------
+# -- the answer ---------------------------------------------------------------------------------
 def test_accept_only_answers_for_the_board_on_screen() -> None:
     m = model("10/01")
     old = solve(m.board)

@@ -244,10 +244,14 @@ class ManualWindow(QMainWindow):
         action = QAction(text, self)
         sequences: list[QKeySequence] = []
         for key in keys:
-            if isinstance(key, QKeySequence.StandardKey):
-                sequences.extend(QKeySequence.keyBindings(key))
-            else:
-                sequences.append(QKeySequence(key))
+            found = (
+                QKeySequence.keyBindings(key)
+                if isinstance(key, QKeySequence.StandardKey)
+                else [QKeySequence(key)]
+            )
+            # a platform's standard keys may already hold an extra one (Ctrl+Y): a
+            # sequence bound twice is an "ambiguous shortcut" and then does nothing
+            sequences.extend(s for s in found if s not in sequences)
         action.setShortcuts(sequences)
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         shown = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences)
