@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bench",
     "run",
     "demo",
+    "calibrate",
     "detect",
     "bench_vision",
 )

@@ -60,7 +60,7 @@ def test_clicked_corners_calibrate_the_room(room, tmp_path, capsys) -> None:
     scene, image = room
     corners = ",".join(f"{v:.1f}" for v in scene.corners.ravel())
     out = tmp_path / "clicked.json"
-    code, text, _ = run_cli(
+    code, _, _ = run_cli(
         capsys, "calibrate", "--image", str(image), "--corners", corners, "--out", str(out)
     )
     assert code == 0
@@ -87,7 +87,7 @@ def test_generic_grid_with_sampled_looks(tmp_path, capsys) -> None:
     centre = lambda r, c: (40 + c * 40 + 20, 30 + r * 40 + 20)  # noqa: E731
     corners = [centre(0, 0), centre(0, cols - 1), centre(rows - 1, cols - 1), centre(rows - 1, 0)]
     out = tmp_path / "grid.json"
-    code, text, err = run_cli(
+    code, _, err = run_cli(
         capsys,
         "calibrate",
         "--image",
