@@ -21,6 +21,7 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 #: Subcommand modules under ``assistant.commands``, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "solve",
+    "manual",
     "bench",
     "run",
     "demo",

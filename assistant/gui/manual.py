@@ -98,6 +98,9 @@ class ManualWindow(QMainWindow):
     parent : Qt parent.
     settings_file : where the last grid is remembered (None = the user's settings file).
     remember : write the grid on close; default: only when opened without a board.
+    show_answer : show the presses at once; default: only when opened with a board.
+    notice : a sentence to show at the top of the messages (e.g. a settings warning the
+        caller already got from :func:`~assistant.settings.load_settings`).
 
     Signals
     -------
@@ -116,10 +119,12 @@ class ManualWindow(QMainWindow):
         *,
         settings_file: str | None = None,
         remember: bool | None = None,
+        show_answer: bool | None = None,
+        notice: str | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings_file = settings_path(settings_file)
-        self._startup_warning: str | None = None
+        self._startup_warning = notice
         if settings is None:
             settings, self._startup_warning = load_settings(self._settings_file)
         self.settings = settings
@@ -128,6 +133,8 @@ class ManualWindow(QMainWindow):
             self.model = ManualModel.from_reading(board)
         else:
             self.model = ManualModel.from_grid(settings.manual_grid())
+        if show_answer is not None:
+            self.model.show_solution = show_answer
         self._engine = settings.engine
         self._busy = False
         self._engine_note: str | None = None
