@@ -62,13 +62,18 @@ def test_registered() -> None:
     ],
 )
 def test_bad_arguments_are_one_sentence_and_exit_2(
-    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    words: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    opened: list[object] = []
+    monkeypatch.setattr("assistant.gui.manual.ManualWindow", lambda *a, **k: opened.append(a))
     assert cli_main(["manual", *argv]) == 2
     err = capsys.readouterr().err
     assert words in err
     assert err.count("\n") == 1 and err.startswith("toa-assistant: ")
-    assert QApplication.instance() is None or not QApplication.topLevelWidgets()
+    assert opened == []  # refused before any window
 
 
 def test_main_takes_the_subcommand_arguments(capsys: pytest.CaptureFixture[str]) -> None:
