@@ -230,6 +230,7 @@ def test_hint_is_a_press_of_the_answer_nearest_the_cursor() -> None:
     m.cursor = (2, 2)
     hint = m.next_hint()
     assert hint == (1, 2)  # presses 110/0#1/000: (1,2) is nearest (2,2)
+    assert m.hint_sentence() == "Hint: press row 2, column 3."
     m.set_mode(Mode.PLAY)
     m.click(*hint)
     assert m.hint is None  # the board changed: the hint is spent

@@ -205,6 +205,7 @@ def test_hint_marks_a_press_of_the_answer(qtbot, open_window) -> None:
     hint = window.model.hint
     assert hint is not None and window.board_view.hint == hint
     assert solve(window.model.board).presses[hint] == 1
+    assert window.message_label.text() == f"Hint: press row {hint[0] + 1}, column {hint[1] + 1}."
 
 
 # -- keyboard -----------------------------------------------------------------------------------

@@ -468,7 +468,7 @@ class ManualWindow(QMainWindow):
             else:
                 self._message("This board cannot be solved, so there is no hint.")
         else:
-            self._message("")
+            self._message(self.model.hint_sentence() or "")
         self._refresh()
 
     def _randomize(self) -> None:

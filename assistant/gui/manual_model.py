@@ -396,3 +396,12 @@ class ManualModel:
         row, col = (int(v) for v in cells[int(np.argmin(distance))])
         self.hint = (row, col)
         return self.hint
+
+    def hint_sentence(self) -> str | None:
+        """The hint in words (for the status line and screen readers)."""
+        if self.hint is None or self.solution is None or self.solution.presses is None:
+            return None
+        row, col = self.hint
+        times = int(self.solution.presses[row, col])
+        count = "" if times == 1 else (" twice" if times == 2 else f" {times} times")
+        return f"Hint: press row {row + 1}, column {col + 1}{count}."
