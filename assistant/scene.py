@@ -31,8 +31,10 @@ __all__ = [
     "PERTURBATIONS",
     "Scene",
     "SceneParams",
+    "ScreenGrid",
     "perturbed_params",
     "render_scene",
+    "render_screen_grid",
     "screen_board",
 ]
 
@@ -578,3 +580,73 @@ def _capture_effects(rng: np.random.Generator, frame: np.ndarray, params: SceneP
             raise RuntimeError("OpenCV could not encode a JPEG")
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return frame
+
+
+# --- generic on-screen grids ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScreenGrid:
+    """A rendered browser-style Lights Out grid and its truth."""
+
+    frame: np.ndarray
+    board: str  # row-major, '#' for holes
+    cell_centres: np.ndarray  # (rows, cols, 2) image x, y
+    corners: np.ndarray  # (4, 2) centres of the TL, TR, BR, BL cells
+    on_colour: tuple[int, int, int]  # BGR as drawn
+    off_colour: tuple[int, int, int]
+
+
+def render_screen_grid(
+    seed: int,
+    rows: int = 5,
+    cols: int = 5,
+    board: str | None = None,
+    holes: tuple[tuple[int, int], ...] = (),
+    on_colour: tuple[int, int, int] = (40, 215, 245),  # BGR: yellow
+    off_colour: tuple[int, int, int] = (40, 40, 150),  # BGR: dark red
+    cell: int = 48,
+    brightness: float = 1.0,
+    noise_sigma: float = 0.0,
+    jpeg_quality: int | None = None,
+) -> ScreenGrid:
+    """A web page with a Lights Out grid: square cells with gaps, lit cells in one colour
+    and unlit in another, at a random place, with a little shading per cell."""
+    rng = np.random.default_rng([seed, 9])
+    if board is None:
+        values = rng.integers(0, 2, size=(rows, cols))
+        present = np.ones((rows, cols), bool)
+        for r, c in holes:
+            present[r, c] = False
+        board = format_grid(values, present)
+    lines = board.split("/")
+    rows, cols = len(lines), len(lines[0])
+    gap = max(2, cell // 10)
+    pitch = cell + gap
+    width = int(cols * pitch + 200 + rng.integers(0, 200))
+    height = int(rows * pitch + 160 + rng.integers(0, 160))
+    frame = np.full((height, width, 3), (245, 245, 245), np.uint8)
+    cv2.rectangle(frame, (0, 0), (width, 40), (90, 60, 40), -1)  # a page header
+    x0 = int(rng.integers(20, width - cols * pitch - 20))
+    y0 = int(rng.integers(60, height - rows * pitch - 10))
+    cv2.rectangle(frame, (x0 - gap, y0 - gap), (x0 + cols * pitch, y0 + rows * pitch),
+                  (60, 60, 60), -1)
+    centres = np.zeros((rows, cols, 2))
+    for r, line in enumerate(lines):
+        for c, ch in enumerate(line):
+            x, y = x0 + c * pitch, y0 + r * pitch
+            centres[r, c] = (x + (cell - 1) / 2, y + (cell - 1) / 2)
+            if ch == "#":
+                continue
+            base = np.array(on_colour if ch == "1" else off_colour, np.float64)
+            shade = np.clip(base * rng.uniform(0.95, 1.05), 0, 255)
+            cv2.rectangle(frame, (x, y), (x + cell - 1, y + cell - 1), _bgr(shade), -1)
+    if brightness != 1.0:
+        frame = np.clip(frame * brightness, 0, 255).astype(np.uint8)
+    if noise_sigma > 0:
+        frame = np.clip(frame + rng.normal(0, noise_sigma, frame.shape), 0, 255).astype(np.uint8)
+    if jpeg_quality is not None:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
+    corners = centres[[0, 0, rows - 1, rows - 1], [0, cols - 1, cols - 1, 0]]
+    return ScreenGrid(frame, board, centres, corners, on_colour, off_colour)

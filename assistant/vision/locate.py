@@ -109,14 +109,18 @@ def _gold_blobs(frame: np.ndarray) -> _Blobs:
     mask = cv2.inRange(hsv, (9, 95, 35), (40, 255, 255))
     # outer boundaries at every depth: a diamond inside a gold overlay ring is still found
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    if hierarchy is None:
-        contours = ()
-    else:
-        contours = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0]
+    outer: list[tuple[np.ndarray, float]] = []
+    if hierarchy is not None:
+        links = hierarchy[0]
+        holes = np.zeros(len(contours))
+        for index, link in enumerate(links):
+            if link[3] >= 0:  # a hole: count its area against its component
+                holes[link[3]] += cv2.contourArea(contours[index])
+        outer = [(contours[i], holes[i]) for i in range(len(contours)) if links[i][3] < 0]
     min_area = _DIAMOND_AREA * 25**2 * 0.25 / factor**2
     max_area = _DIAMOND_AREA * 150**2 * 2.0 / factor**2
     centres, areas = [], []
-    for contour in contours:
+    for contour, hole_area in outer:
         if len(contour) < 3:
             continue
         x, y, w, h = cv2.boundingRect(contour)
@@ -129,8 +133,8 @@ def _gold_blobs(frame: np.ndarray) -> _Blobs:
             continue
         if area < 0.3 * box or max(w, h) > 3.2 * min(w, h):
             continue  # not compact: text strokes, lines, rings
-        if m["m00"] <= 0:
-            continue
+        if m["m00"] <= 0 or hole_area > 0.2 * m["m00"]:
+            continue  # a ring (an overlay mark around a plate), not a diamond
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
         if mask[min(int(cy + 0.5), mask.shape[0] - 1), min(int(cx + 0.5), mask.shape[1] - 1)] == 0:
             continue  # hollow: an overlay ring or a letter, not a diamond
@@ -248,7 +252,7 @@ def _refine(
     )
     matched_areas = areas[nearest[ok]]
     size_ratio = float(np.median(matched_areas)) / (_DIAMOND_AREA * cell_area)
-    if not 0.45 <= size_ratio <= 1.8 or matched_areas.max() > 3.5 * matched_areas.min():
+    if not 0.4 <= size_ratio <= 2.6 or matched_areas.max() > 3.5 * matched_areas.min():
         return None
     # a lattice of small details beside each plate (the tan corners of the plate tiles)
     # has a bigger blob, the diamond, right next to most of its points
@@ -294,8 +298,9 @@ def _purpleness(bgr_points: np.ndarray) -> np.ndarray:
 
 def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     """Do the diamonds sit in purple frames? Clean frames show it in the colour on (nearly)
-    all four sides of each diamond; JPEG smears colour at small scales, so a frame that is
-    darker than the floor and at least as purple counts too."""
+    all four sides of each diamond. JPEG smears colour away at small scales, so a frame
+    clearly darker than the floor around it, and not much less purple, counts too (the
+    inventory's gold items fail this: their slots are no darker than between the slots)."""
     floor_bgr = _sample(bgr, homography, _FLOOR_POINTS)
     floor = float(np.median(_purpleness(floor_bgr)))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
@@ -307,7 +312,7 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     floor_luma = float(np.median(floor_bgr @ _LUMA))
     frame_luma = (frame_bgr @ _LUMA).reshape(8, -1).mean(axis=1)
     darker = frame_luma <= floor_luma * (1 - _DARKER_FRAME)
-    purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor
+    purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor - 2 * _PURPLE_MARGIN
     return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
 
 
