@@ -7,6 +7,8 @@ overlay's marks are whatever differs from them afterwards.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -215,3 +217,34 @@ def test_marks_are_right_at_device_pixel_ratios(apps, scale: float) -> None:
     screen = wait_for_marks(apps, room, origin, reference, expected, 20)
     assert screen is not None, diagnose(apps, room, origin, reference, f"ratio {scale}")
     assert sampled_areas_untouched(room, origin, reference, screen)
+
+
+def test_no_arguments_opens_the_control_window_which_offers_the_demo(apps, tmp_path) -> None:
+    env = apps.env
+    env["TOA_ASSISTANT_CONFIG_DIR"] = str(tmp_path)  # a fresh settings folder
+    app = subprocess.Popen(
+        [sys.executable, "-m", "assistant"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    apps.processes.append(app)
+    assert wait_for(lambda: _has_window(apps, "^ToA Light Assistant$"), 15, 0.2), (
+        "the control window did not open"
+    )
+    time.sleep(2.0)
+    assert app.poll() is None, "the assistant exited"
+    _, stderr = apps.stop_apps()[app.pid]
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
+
+
+def _has_window(server, title: str) -> bool | None:
+    result = subprocess.run(
+        ["xdotool", "search", "--name", title],
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    return True if result.returncode == 0 and result.stdout.strip() else None
