@@ -263,6 +263,11 @@ def test_summary_sentences() -> None:
     bad = solve(Board.parse("1000/0000/0000/0000", 2, 0))
     assert solution_summary(bad) == bad.reason
     assert solution_summary(solve(Board.parse("11", 2, 1))).startswith("Solved")
+    one_cell = solve(Board.parse("0", 5, 2))
+    assert solution_summary(one_cell) == "2 presses on 1 cell (proven minimal); 1 solution."
+    assert solution_summary(solve(Board.parse("0", 2, 1))).startswith("1 press (proven")
+    all_holes = solve(Board.parse("##/##", 3, 1))
+    assert all_holes.solvable and solution_summary(all_holes).startswith("Solved")
 
 
 def test_describe_count() -> None:

@@ -138,8 +138,12 @@ def solution_summary(solution: Solution) -> str:
     proof = "proven minimal" if solution.minimal else "best found, not proven minimal"
     count = describe_count(solution.solutions)
     noun = "solution" if solution.solutions == 1 else "solutions"
-    cells = "" if total == presses else f" on {presses} cells"
-    return f"{total} presses{cells} ({proof}); {count} {noun}."
+    cells = "" if total == presses else f" on {_plural(presses, 'cell')}"
+    return f"{_plural(total, 'press', 'presses')}{cells} ({proof}); {count} {noun}."
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def solve_with_engine(board: Board, engine: str = "internal") -> tuple[Solution, str | None]:
