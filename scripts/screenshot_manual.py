@@ -69,12 +69,10 @@ def main(argv: list[str]) -> int:
         settings = Settings(manual_default=GridSettings(5, 5, 3, 2))
         generic = ManualWindow(settings=settings, remember=False)
         generic.load_board(board)
-        generic.model.show_solution = True
         _wait_for_answer(generic, app)
-        generic.model.cursor = (2, 2)
-        generic.model.next_hint()
-        generic._sync_controls()
-        generic._refresh()
+        generic.solve_action.trigger()  # S: show the presses
+        generic.model.move_cursor(2, 2)
+        generic.hint_action.trigger()  # N: one press of the answer near the cursor
         _shot(generic, app, out / "manual-generic.png", (820, 520))
         generic.close()
     return 0

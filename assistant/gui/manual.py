@@ -213,7 +213,6 @@ class ManualWindow(QMainWindow):
         outer.addWidget(self.status_label)
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
-        self.message_label.setStyleSheet("color: #b71c1c;")
         outer.addWidget(self.message_label)
         self.keys_label = QLabel(KEYS_HELP)
         self.keys_label.setWordWrap(True)
@@ -366,8 +365,10 @@ class ManualWindow(QMainWindow):
             return "Press S to see the answer, N for a hint." + note
         return solution_summary(m.solution) + note
 
-    def _message(self, text: str) -> None:
-        """A sentence for the user (a refused size, a bad paste, a settings warning)."""
+    def _message(self, text: str, *, problem: bool = True) -> None:
+        """A sentence for the user: a problem (a refused size, a bad paste, a settings
+        warning) in red, or information (a hint) in the normal colour."""
+        self.message_label.setStyleSheet("color: #b71c1c;" if problem else "")
         self.message_label.setText(text)
 
     def _changed(self) -> None:
@@ -464,11 +465,11 @@ class ManualWindow(QMainWindow):
             if not self.model.solution_current:
                 self._message("The answer is not in yet: ask again in a moment.")
             elif self.model.board.is_solved():
-                self._message("The board is already solved.")
+                self._message("The board is already solved.", problem=False)
             else:
                 self._message("This board cannot be solved, so there is no hint.")
         else:
-            self._message(self.model.hint_sentence() or "")
+            self._message(self.model.hint_sentence() or "", problem=False)
         self._refresh()
 
     def _randomize(self) -> None:
