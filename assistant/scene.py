@@ -131,24 +131,22 @@ class Scene:
 def screen_board(scene: Scene) -> str:
     """The truth board as seen on screen: labelled so the top-left plate on screen is row 1,
     column 1 (the reader's convention for a found ring)."""
-    h = scene.homography
-    ex = _project(h, np.array([[2.0, 1.0]]))[0] - _project(h, np.array([[0.0, 1.0]]))[0]
-    ey = _project(h, np.array([[1.0, 2.0]]))[0] - _project(h, np.array([[1.0, 0.0]]))[0]
     grid = np.zeros((3, 3), dtype=np.int64)
-    for (r, c), v in zip(TOA_PLATES, scene.lit, strict=True):
+    positions = np.zeros((3, 3, 2))
+    positions[1, 1] = _project(scene.homography, np.array([[1.0, 1.0]]))[0]
+    for (r, c), v, centre in zip(TOA_PLATES, scene.lit, scene.plate_centres, strict=True):
         grid[r, c] = v
-    best = max(range(4), key=lambda t: _turn_score(ex, ey, t))
-    grid = np.rot90(grid, best)
+        positions[r, c] = centre
+
+    def score(turns: int) -> float:
+        pos = np.rot90(positions, turns)
+        ex, ey = pos[1, 2] - pos[1, 0], pos[2, 1] - pos[0, 1]
+        return float(ex[0] / np.linalg.norm(ex) + ey[1] / np.linalg.norm(ey))
+
+    best = max(range(4), key=score)
     present = np.ones((3, 3), dtype=bool)
     present[1, 1] = False
-    return format_grid(grid, present)
-
-
-def _turn_score(ex: np.ndarray, ey: np.ndarray, turns: int) -> float:
-    # np.rot90 by t turns the labelling counter-clockwise: new x axis is old -y, etc.
-    axes = [(ex, ey), (-ey, ex), (-ex, -ey), (ey, -ex)]
-    nx, ny = axes[turns % 4]
-    return float(nx[0] + ny[1])
+    return format_grid(np.rot90(grid, best), present)
 
 
 # --- perturbation families -----------------------------------------------------------------

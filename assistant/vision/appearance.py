@@ -10,9 +10,11 @@ decision rests, in this order, on:
 3. for the ToA plates only, an absolute fallback for the all-same case, measured on the real
    screenshot, whose confidence is capped at :data:`FALLBACK_CONFIDENCE` so it says so.
 
-The ToA feature is the gold diamond's log blue-to-red ratio: lit plates are paler (about
-66 vs 22 blue at equal hue), which survives brightness changes exactly and gamma changes
-up to a scale factor. Generic screen grids use brightness, or the position between the
+The ToA feature adds two cues of the gold diamond: its blue-to-red ratio (lit plates are
+paler: about 66 vs 22 blue at equal hue and red, which survives brightness changes exactly
+and gamma changes up to a scale factor) and its brightness (lit plates are brighter, 188
+vs 162 in red), in logs. The absolute fallback uses the ratio alone, as brightness settings
+shift the other. Generic screen grids use brightness, or the position between the
 profile's on and off colours.
 """
 
@@ -31,6 +33,7 @@ __all__ = [
     "Look",
     "classify",
     "point_features",
+    "toa_chroma",
 ]
 
 #: A verdict whose every cell has at least this confidence came from frame contrast or
@@ -53,11 +56,12 @@ class Look(Enum):
 # far a cell may sit from its cluster before it is called covered.
 _MIN_GAP = {Look.TOA_PLATE: 0.25, Look.BRIGHTNESS: 0.18}
 # ToA absolute fallback: the threshold and the margin the all-same feature must clear.
-# Measured on room_topdown.png: lit -0.91, unlit -1.48 (log((B + 24) / (R + 24))); the
-# offset keeps the nearly-black blue of unlit diamonds from amplifying noise and JPEG.
-_TOA_OFFSET = 24.0
-_TOA_THRESHOLD = -1.2
-_TOA_MARGIN = 0.12
+# ToA chroma: log(B / R + 0.12). The added share of red keeps the nearly-black blue of unlit
+# diamonds from amplifying noise and JPEG, at any brightness. Measured on room_topdown.png:
+# lit -0.82, unlit -1.45; the fallback threshold sits between, with a margin to clear.
+_TOA_RED_SHARE = 0.12
+_TOA_THRESHOLD = -1.13
+_TOA_MARGIN = 0.15
 # One look: the sectors of a cell must agree within this share of the minimum gap.
 _PART_TOLERANCE = 0.8
 # Two looks: a sector counts for a look when it lies beyond this share of the gap from the
@@ -81,6 +85,12 @@ class Decision:
     method: str = "contrast"
 
 
+def toa_chroma(bgr: np.ndarray) -> np.ndarray:
+    """The brightness-free ToA cue: log(blue / red + 0.12); higher = paler = lit."""
+    bgr = np.asarray(bgr, np.float64)
+    return np.log(bgr[..., 0] / np.maximum(bgr[..., 2], 1.0) + _TOA_RED_SHARE)
+
+
 def point_features(points: np.ndarray, look: Look, on: np.ndarray | None,
                    off: np.ndarray | None) -> np.ndarray:
     """Feature of every sampled point (same shape minus the colour axis); higher = more "on"."""
@@ -89,7 +99,7 @@ def point_features(points: np.ndarray, look: Look, on: np.ndarray | None,
         axis = np.asarray(on, np.float64) - np.asarray(off, np.float64)
         return ((bgr - off) @ axis) / float(axis @ axis)
     if look is Look.TOA_PLATE:
-        return np.log((bgr[..., 0] + _TOA_OFFSET) / (bgr[..., 2] + _TOA_OFFSET))
+        return toa_chroma(bgr) + np.log(bgr.max(axis=-1) + 8.0)
     luma = bgr @ np.array([0.114, 0.587, 0.299])
     return np.log(luma + 8.0)
 
@@ -184,6 +194,7 @@ def classify(
         return Decision(np.full(n, state, np.int64), np.round(confidence, 3), features,
                         None, None, "references")
     if look is Look.TOA_PLATE:
+        level = float(np.median(toa_chroma(parts.reshape(-1, 3))))
         margin = abs(level - _TOA_THRESHOLD)
         if margin < _TOA_MARGIN:
             return Decision(None, confidence, features, "ambiguous")

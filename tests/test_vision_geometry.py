@@ -1,0 +1,65 @@
+"""Grid geometry: corners to homography and back, the radii the overlay relies on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.vision import (
+    MARK_INNER_RADIUS,
+    MARK_OUTER_RADIUS,
+    PLATE_RADIUS,
+    SAMPLE_RADIUS,
+    geometry_from_corners,
+)
+from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
+
+
+def test_radii_leave_the_sampled_area_and_the_plate_frame_alone():
+    assert SAMPLE_RADIUS < PLATE_RADIUS < MARK_INNER_RADIUS < MARK_OUTER_RADIUS < 0.5
+    assert np.hypot(*SAMPLE_OFFSETS.T).max() <= SAMPLE_RADIUS
+
+
+def test_sectors_split_the_samples_without_the_centre():
+    members = np.concatenate(SAMPLE_SECTORS)
+    assert len(members) == len(set(members.tolist())) == len(SAMPLE_OFFSETS) - 1
+    assert all(len(sector) >= 5 for sector in SAMPLE_SECTORS)
+
+
+def test_corners_round_trip_and_cells_in_between():
+    corners = np.array([[100.0, 50.0], [300.0, 60.0], [290.0, 250.0], [95.0, 240.0]])
+    geometry = geometry_from_corners(3, 3, corners)
+    assert np.allclose(geometry.corners(), corners, atol=1e-6)
+    # an affine placement: the centre cell is the mean of the corners
+    square = geometry_from_corners(3, 5, np.array([[0, 0], [40, 0], [40, 20], [0, 20.0]]))
+    assert square.cell_centre(1, 2) == pytest.approx((20.0, 10.0))
+    assert square.local_spacing(1, 2) == pytest.approx(10.0)
+    inner, outer = square.mark_radii_px(1, 2)
+    assert inner == pytest.approx(MARK_INNER_RADIUS * 10) and outer == pytest.approx(
+        MARK_OUTER_RADIUS * 10
+    )
+    assert square.sample_radius_px(0, 0) == pytest.approx(SAMPLE_RADIUS * 10)
+
+
+def test_circle_is_an_ellipse_under_perspective_and_a_circle_head_on():
+    square = geometry_from_corners(3, 3, np.array([[0, 0], [100, 0], [100, 100], [0, 100.0]]))
+    ring = square.circle(1, 1, 0.3)
+    assert np.allclose(np.hypot(*(ring - (50, 50)).T), 15.0)
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [
+        [[0, 0], [10, 0], [20, 0], [30, 0]],  # on one line
+        [[0, 0], [10, 10], [10, 0], [0, 10]],  # crossed
+        [[0, 0], [np.nan, 0], [10, 10], [0, 10]],
+    ],
+)
+def test_impossible_corners_are_refused(corners):
+    with pytest.raises(ValueError):
+        geometry_from_corners(3, 3, np.array(corners, float))
+
+
+def test_a_single_row_has_no_four_corners():
+    with pytest.raises(ValueError):
+        geometry_from_corners(1, 5, np.array([[0, 0], [10, 0], [10, 10], [0, 10.0]]))
