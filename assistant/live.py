@@ -10,6 +10,7 @@ reader never samples (:data:`assistant.vision.geometry.MARK_INNER_RADIUS` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,45 +129,80 @@ _WAITING = LiveState("no-puzzle", "Looking for the puzzle…")
 
 
 class LiveReader:
-    """Reads successive frames of one view cheaply.
+    """Reads successive frames of one window cheaply.
 
-    With a calibrated profile every frame is a calibrated read. Without corners, the ring
-    is auto-located once and then read at the corners it was found at (a calibrated read,
-    a few milliseconds); it is located again whenever that read abstains or changes its
-    board, and every :data:`RELOCATE_EVERY` frames, so camera moves are followed.
+    Once the grid's corners are known (from a calibrated profile, or auto-located once),
+    only the region around the grid is grabbed (:meth:`region`) and read at those
+    corners, a calibrated read of a few milliseconds. Auto-located corners are checked by
+    locating again, on a grab of the whole window, whenever the read abstains or its board
+    changes, and every :data:`RELOCATE_EVERY` frames, so camera moves are followed.
+    Corners are kept relative to the captured window area, so moving the window costs
+    nothing.
     """
 
     def __init__(self, profile: Profile | None = None) -> None:
         self.profile = profile or toa_default_profile()
-        self._cached: Profile | None = None
+        self._fixed = self.profile.corners is not None
+        self._corners = np.array(self.profile.corners, np.float64) if self._fixed else None
         self._since_locate = 0
         self._last_board: str | None = None
-        self._shape: tuple[int, int] | None = None
+        self._window_size: tuple[int, int] | None = None
 
-    def read(self, frame: np.ndarray) -> Reading:
-        if self.profile.corners is not None:
-            return read_frame(frame, self.profile)
-        shape = frame.shape[:2]
-        if self._cached is None or shape != self._shape or self._since_locate >= RELOCATE_EVERY:
-            return self._locate(frame)
+    def region(self, width: int, height: int) -> Rect | None:
+        """The part of a ``width`` x ``height`` window area to grab (relative to it), or
+        None for all of it. A changed window size forgets auto-located corners."""
+        if self._window_size != (width, height) and not self._fixed:
+            self._corners = None
+        self._window_size = (width, height)
+        if self._corners is None or (not self._fixed and self._since_locate >= RELOCATE_EVERY):
+            return None
+        grid = self.profile.grid
+        tl, tr, br, bl = self._corners
+        spacing = max(
+            np.linalg.norm(tr - tl) / max(grid.cols - 1, 1),
+            np.linalg.norm(bl - tl) / max(grid.rows - 1, 1),
+        )
+        low = np.floor(self._corners.min(axis=0) - spacing)
+        high = np.ceil(self._corners.max(axis=0) + spacing)
+        left, top = max(0, int(low[0])), max(0, int(low[1]))
+        right, bottom = min(width, int(high[0])), min(height, int(high[1]))
+        if right - left < 16 or bottom - top < 16:
+            return None
+        return Rect(left, top, right - left, bottom - top)
+
+    def read(
+        self, frame: np.ndarray, offset: tuple[int, int], grab_all: Callable[[], np.ndarray]
+    ) -> tuple[Reading, tuple[int, int]]:
+        """Read ``frame``, grabbed at ``offset`` in the window area; ``grab_all`` gives the
+        whole area when the grid must be located. Returns the reading and the offset of
+        the frame it was made on (its geometry is relative to that frame)."""
+        if self._fixed:
+            return read_frame(frame, self._at(offset)), offset
+        if self._corners is None or offset == (0, 0) and frame.shape[:2] == self._full_shape():
+            return self._locate(frame if offset == (0, 0) else grab_all())
         self._since_locate += 1
-        reading = read_frame(frame, self._cached)
+        reading = read_frame(frame, self._at(offset))
         board = None if reading.board is None else reading.board.format()
         if reading.abstain or board != self._last_board:
-            return self._locate(frame)
-        return reading
+            return self._locate(grab_all())
+        return reading, offset
 
-    def _locate(self, frame: np.ndarray) -> Reading:
-        self._shape = frame.shape[:2]
+    def _full_shape(self) -> tuple[int, int] | None:
+        return None if self._window_size is None else self._window_size[::-1]
+
+    def _at(self, offset: tuple[int, int]) -> Profile:
+        return self.profile.with_corners(self._corners - np.array(offset, np.float64))
+
+    def _locate(self, frame: np.ndarray) -> tuple[Reading, tuple[int, int]]:
         self._since_locate = 0
         reading = read_frame(frame, self.profile)
         if reading.found and not reading.abstain and reading.corners is not None:
-            self._cached = self.profile.with_corners(reading.corners)
+            self._corners = np.array(reading.corners, np.float64)
             self._last_board = reading.board.format()
         else:
-            self._cached = None
+            self._corners = None
             self._last_board = None
-        return reading
+        return reading, (0, 0)
 
 
 class LiveLoop:
@@ -216,8 +252,10 @@ class LiveLoop:
         area = self._capture_area(window)
         if area.empty:
             return LiveState("blank", "The game window has no visible area.", window=area)
+        region = self.reader.region(area.width, area.height)
+        grab_area = area if region is None else region.offset(area.left, area.top)
         try:
-            frame = self.grabber.grab(area)
+            frame = self.grabber.grab(grab_area)
         except Exception as error:  # mss raises its own errors; keep going, say so
             self.failures += 1
             return LiveState(
@@ -226,14 +264,22 @@ class LiveLoop:
                 window=area,
             )
         self.failures = 0
-        return self.process(frame, area)
+        offset = (0, 0) if region is None else (region.left, region.top)
+        return self.process(frame, area, offset, lambda: self.grabber.grab(area))
 
-    def process(self, frame: np.ndarray, area: Rect) -> LiveState:
-        """Reading, solution and marks for one grabbed frame of ``area``."""
+    def process(
+        self,
+        frame: np.ndarray,
+        area: Rect,
+        offset: tuple[int, int] = (0, 0),
+        grab_all: Callable[[], np.ndarray] | None = None,
+    ) -> LiveState:
+        """Reading, solution and marks for one frame grabbed at ``offset`` inside ``area``
+        (``grab_all`` grabs the whole area when the grid must be located again)."""
         blank = blank_frame_reason(frame)
         if blank:
             return LiveState("blank", blank, window=area)
-        reading = self.reader.read(frame)
+        reading, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         if reading.abstain or reading.board is None:
             return LiveState(
                 "no-puzzle", reading.reason or "Puzzle not in view.", window=area, reading=reading
@@ -259,7 +305,8 @@ class LiveLoop:
                 window=area,
                 reading=reading,
             )
-        marks = plan_marks(reading.geometry, solution.presses, (area.left, area.top))
+        origin = (area.left + offset[0], area.top + offset[1])
+        marks = plan_marks(reading.geometry, solution.presses, origin)
         plates = len(marks)
         noun = "plate" if plates == 1 else "plates"
         status = f"Puzzle found: step on {plates} {noun}."

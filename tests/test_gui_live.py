@@ -116,8 +116,10 @@ def test_control_window_shows_the_state_and_opens_manual_entry_prefilled(qtbot, 
     assert window.status.text() == "Puzzle found: step on 3 plates."
     assert window.overlay.isVisible()
     window.open_manual()
-    qtbot.addWidget(window.manual)
+    assert window.manual.isWindow() and window.manual.isVisible()
     assert window.manual.model.board.format() == screen_board(scene)
+    window.manual.close()
+    qtbot.waitUntil(lambda: window.manual is None, timeout=2000)
     window.overlay.hide()
 
 

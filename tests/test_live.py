@@ -29,8 +29,11 @@ class FakeBackend:
 
 
 class FakeGrabber:
-    def __init__(self, frame: np.ndarray) -> None:
+    """Grabs from ``frame`` as if it were the content of the (single) window of ``backend``."""
+
+    def __init__(self, frame: np.ndarray, backend: FakeBackend | None = None) -> None:
         self.frame = frame
+        self.backend = backend
         self.fail = False
         self.grabbed: list[Rect] = []
 
@@ -38,7 +41,11 @@ class FakeGrabber:
         if self.fail:
             raise OSError("display went away")
         self.grabbed.append(rect)
-        return self.frame
+        if self.backend is None or not self.backend.list:
+            return self.frame
+        window = self.backend.list[0].rect
+        top, left = rect.top - window.top, rect.left - window.left
+        return self.frame[top : top + rect.height, left : left + rect.width]
 
 
 def room(board: str, **overrides) -> np.ndarray:
@@ -52,8 +59,9 @@ GAME = WindowInfo("h", "RuneLite - Player", Rect(200, 150, 800, 600))
 
 
 def make_loop(frame: np.ndarray, windows=(GAME,)) -> tuple[LiveLoop, FakeGrabber]:
-    grabber = FakeGrabber(frame)
-    loop = LiveLoop(FakeBackend(list(windows)), grabber, "RuneLite|Old School RuneScape")
+    backend = FakeBackend(list(windows))
+    grabber = FakeGrabber(frame, backend)
+    loop = LiveLoop(backend, grabber, "RuneLite|Old School RuneScape")
     return loop, grabber
 
 
@@ -77,7 +85,7 @@ def test_marks_land_on_the_plates_to_step_on_after_two_frames() -> None:
         # The painted annulus stays outside the area the reader samples.
         inner = np.linalg.norm(mark.inner - mark.centre, axis=1)
         assert inner.min() > SAMPLE_RADIUS * 70.0
-    assert grabber.grabbed[-1] == GAME.rect
+    assert grabber.grabbed[0] == GAME.rect  # located on a grab of the whole window
 
 
 def test_changes_show_only_when_stable_and_marks_vanish_when_solved() -> None:
@@ -144,6 +152,27 @@ def test_profile_rectangle_limits_the_grab() -> None:
     loop.reader.profile = profile
     loop.tick()
     assert grabber.grabbed[-1] == Rect(210, 170, 300, 200)
+
+
+def test_once_found_only_the_region_around_the_plates_is_grabbed() -> None:
+    scene = room("111/0#0/110")
+    loop, grabber = make_loop(scene.frame)
+    loop.tick()
+    first = loop.tick()
+    assert grabber.grabbed[0] == GAME.rect  # located on the whole window
+    region = grabber.grabbed[-1]
+    assert region.width * region.height < GAME.rect.width * GAME.rect.height / 4
+    later = [loop.tick() for _ in range(30)]
+    assert all(state.key == first.key for state in later)
+    assert all(
+        np.allclose([m.centre for m in state.marks], [m.centre for m in first.marks], atol=0.5)
+        for state in later
+    )
+    full = [r for r in grabber.grabbed[2:] if r == GAME.rect]
+    assert 1 <= len(full) <= 3  # re-located now and then (every 20 frames), not every frame
+    grabber.frame = room("111/1#1/111").frame  # a step changes the board: re-located at once
+    loop.tick()
+    assert loop.tick().kind == "solved"
 
 
 def test_own_marks_do_not_change_the_reading() -> None:

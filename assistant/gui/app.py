@@ -203,8 +203,17 @@ class ControlWindow(QMainWindow):
             tiles = self.last_state.reading.tiles
             if tiles and all(t.lit is not None for t in tiles):
                 board = self.last_state.reading.board
-        self.manual = ManualWindow(board, self.settings, settings_file=self.settings_file)
+        if self.manual is not None:
+            self.manual.close()
+        # Parented: Qt, not Python's garbage collector, decides when it is destroyed (it is
+        # still a window of its own).
+        self.manual = ManualWindow(board, self.settings, self, settings_file=self.settings_file)
+        self.manual.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.manual.destroyed.connect(self._manual_closed)
         self.manual.show()
+
+    def _manual_closed(self) -> None:
+        self.manual = None
 
     def open_settings(self) -> None:
         from assistant.gui.settings_dialog import SettingsDialog
