@@ -157,7 +157,7 @@ class LiveReader:
         if self._corners is None or (not self._fixed and self._since_locate >= RELOCATE_EVERY):
             return None
         grid = self.profile.grid
-        tl, tr, br, bl = self._corners
+        tl, tr, _, bl = self._corners
         spacing = max(
             np.linalg.norm(tr - tl) / max(grid.cols - 1, 1),
             np.linalg.norm(bl - tl) / max(grid.rows - 1, 1),
@@ -178,7 +178,7 @@ class LiveReader:
         the frame it was made on (its geometry is relative to that frame)."""
         if self._fixed:
             return read_frame(frame, self._at(offset)), offset
-        if self._corners is None or offset == (0, 0) and frame.shape[:2] == self._full_shape():
+        if self._corners is None or (offset == (0, 0) and frame.shape[:2] == self._full_shape()):
             return self._locate(frame if offset == (0, 0) else grab_all())
         self._since_locate += 1
         reading = read_frame(frame, self._at(offset))
