@@ -30,6 +30,7 @@ __all__ = [
     "BACKGROUND",
     "PRESS_COLOUR",
     "UNSOLVABLE_COLOUR",
+    "CellGrid",
     "GridView",
     "cell_colours",
     "state_colour",
@@ -82,8 +83,9 @@ def _text_colour(background: QColor) -> QColor:
     return QColor("#111111") if luma > 140 else QColor("#f0f0f0")
 
 
-class GridView(QWidget):
-    """A grid of cells painted in one pass.
+class CellGrid(QWidget):
+    """What every painted grid shares: square cells centred in the widget, a keyboard
+    cursor, clicks and keys reported as signals. Subclasses paint in ``_paint``.
 
     Signals
     -------
@@ -99,13 +101,8 @@ class GridView(QWidget):
     def __init__(self, *, interactive: bool = True, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._interactive = interactive
-        self._values = np.zeros((1, 1), dtype=np.int64)
-        self._present = np.ones((1, 1), dtype=bool)
-        self._k = 2
-        self._answer: str | None = None  # None = this grid shows a board
+        self._shape: tuple[int, int] = (1, 1)
         self._cursor: tuple[int, int] | None = None
-        self._hint: tuple[int, int] | None = None
-        self._colours = cell_colours(2)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(120, 120)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)
@@ -113,6 +110,112 @@ class GridView(QWidget):
             Qt.FocusPolicy.StrongFocus if interactive else Qt.FocusPolicy.NoFocus
         )
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+
+    @property
+    def cursor(self) -> tuple[int, int] | None:
+        return self._cursor
+
+    def _set_shape(self, shape: tuple[int, int]) -> None:
+        if tuple(shape) != self._shape:
+            self._shape = (int(shape[0]), int(shape[1]))
+            self.updateGeometry()
+
+    # -- geometry -------------------------------------------------------------------------------
+    def _layout(self) -> tuple[float, float, float]:
+        """``(cell size, x origin, y origin)``: square cells, grid centred."""
+        rows, cols = self._shape
+        size = min(self.width() / cols, self.height() / rows)
+        x0 = (self.width() - size * cols) / 2
+        y0 = (self.height() - size * rows) / 2
+        return size, x0, y0
+
+    def cell_rect(self, row: int, col: int) -> QRectF:
+        """The cell's square in widget coordinates."""
+        size, x0, y0 = self._layout()
+        return QRectF(x0 + col * size, y0 + row * size, size, size)
+
+    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
+        """The cell under a point, or None outside the grid."""
+        size, x0, y0 = self._layout()
+        rows, cols = self._shape
+        if size <= 0:
+            return None
+        col = int((point.x() - x0) // size)
+        row = int((point.y() - y0) // size)
+        if 0 <= row < rows and 0 <= col < cols:
+            return row, col
+        return None
+
+    def sizeHint(self) -> QSize:
+        rows, cols = self._shape
+        cell = min(56, max(5, 480 // max(rows, cols)))
+        return QSize(cell * cols, cell * rows)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(120, 120)
+
+    # -- painting -------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        try:
+            self._paint(painter)
+        finally:
+            painter.end()
+
+    def _paint(self, painter: QPainter) -> None:
+        raise NotImplementedError
+
+    # -- input ----------------------------------------------------------------------------------
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if not self._interactive:
+            super().mousePressEvent(event)
+            return
+        cell = self.cell_at(event.position())
+        step = {Qt.MouseButton.LeftButton: 1, Qt.MouseButton.RightButton: -1}.get(
+            event.button()
+        )
+        if cell is None or step is None:
+            super().mousePressEvent(event)
+            return
+        self.setFocus(Qt.FocusReason.MouseFocusReason)
+        self.cellClicked.emit(cell[0], cell[1], step)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = Qt.Key(event.key())
+        if not self._interactive:
+            super().keyPressEvent(event)
+        elif key in _MOVES:
+            self.cursorMoved.emit(*_MOVES[key])
+        elif key in _PLUS:
+            self.activated.emit(1)
+        elif key in _MINUS:
+            self.activated.emit(-1)
+        else:
+            super().keyPressEvent(event)
+
+    def focusInEvent(self, event) -> None:
+        super().focusInEvent(event)
+        self.update()
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        self.update()
+
+
+class GridView(CellGrid):
+    """A Lights Out grid: the board (states black→yellow, numbers when k > 2, cursor,
+    hint) or the answer (press counts, nonzero cells highlighted; all red when
+    unsolvable)."""
+
+    def __init__(self, *, interactive: bool = True, parent: QWidget | None = None) -> None:
+        super().__init__(interactive=interactive, parent=parent)
+        self._values = np.zeros((1, 1), dtype=np.int64)
+        self._present = np.ones((1, 1), dtype=bool)
+        self._k = 2
+        self._answer: str | None = None  # None = this grid shows a board
+        self._hint: tuple[int, int] | None = None
+        self._colours = cell_colours(2)
 
     # -- data in --------------------------------------------------------------------------------
     def show_board(
@@ -147,15 +250,13 @@ class GridView(QWidget):
         cursor: tuple[int, int] | None,
         hint: tuple[int, int] | None,
     ) -> None:
-        resized = values.shape != self._values.shape
         self._values = np.asarray(values)
         self._present = np.asarray(present, dtype=bool)
         self._k = k
         self._answer = answer
         self._cursor = cursor
         self._hint = hint
-        if resized:
-            self.updateGeometry()
+        self._set_shape(self._values.shape)
         self.update()
 
     # -- read back (tests, accessibility) -------------------------------------------------------
@@ -172,54 +273,8 @@ class GridView(QWidget):
         return self._answer
 
     @property
-    def cursor(self) -> tuple[int, int] | None:
-        return self._cursor
-
-    @property
     def hint(self) -> tuple[int, int] | None:
         return self._hint
-
-    # -- geometry -------------------------------------------------------------------------------
-    def _layout(self) -> tuple[float, float, float]:
-        """``(cell size, x origin, y origin)``: square cells, grid centred."""
-        rows, cols = self._values.shape
-        size = min(self.width() / cols, self.height() / rows)
-        x0 = (self.width() - size * cols) / 2
-        y0 = (self.height() - size * rows) / 2
-        return size, x0, y0
-
-    def cell_rect(self, row: int, col: int) -> QRectF:
-        """The cell's square in widget coordinates."""
-        size, x0, y0 = self._layout()
-        return QRectF(x0 + col * size, y0 + row * size, size, size)
-
-    def cell_at(self, point: QPointF) -> tuple[int, int] | None:
-        """The cell under a point, or None outside the grid."""
-        size, x0, y0 = self._layout()
-        rows, cols = self._values.shape
-        if size <= 0:
-            return None
-        col = int((point.x() - x0) // size)
-        row = int((point.y() - y0) // size)
-        if 0 <= row < rows and 0 <= col < cols:
-            return row, col
-        return None
-
-    def sizeHint(self) -> QSize:
-        rows, cols = self._values.shape
-        cell = min(56, max(5, 480 // max(rows, cols)))
-        return QSize(cell * cols, cell * rows)
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(120, 120)
-
-    # -- painting -------------------------------------------------------------------------------
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        try:
-            self._paint(painter)
-        finally:
-            painter.end()
 
     def _paint(self, painter: QPainter) -> None:
         painter.fillRect(self.rect(), BACKGROUND)
@@ -281,40 +336,3 @@ class GridView(QWidget):
             rect = self.cell_rect(*self._cursor)
             half = width / 2
             painter.drawRect(rect.adjusted(half, half, -half - gap, -half - gap))
-
-    # -- input ----------------------------------------------------------------------------------
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        if not self._interactive:
-            super().mousePressEvent(event)
-            return
-        cell = self.cell_at(event.position())
-        step = {Qt.MouseButton.LeftButton: 1, Qt.MouseButton.RightButton: -1}.get(
-            event.button()
-        )
-        if cell is None or step is None:
-            super().mousePressEvent(event)
-            return
-        self.setFocus(Qt.FocusReason.MouseFocusReason)
-        self.cellClicked.emit(cell[0], cell[1], step)
-        event.accept()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = Qt.Key(event.key())
-        if not self._interactive:
-            super().keyPressEvent(event)
-        elif key in _MOVES:
-            self.cursorMoved.emit(*_MOVES[key])
-        elif key in _PLUS:
-            self.activated.emit(1)
-        elif key in _MINUS:
-            self.activated.emit(-1)
-        else:
-            super().keyPressEvent(event)
-
-    def focusInEvent(self, event) -> None:
-        super().focusInEvent(event)
-        self.update()
-
-    def focusOutEvent(self, event) -> None:
-        super().focusOutEvent(event)
-        self.update()
