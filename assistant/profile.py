@@ -209,7 +209,9 @@ def _from_dict(data: dict, source: str) -> Profile:
 
     grid_data = data.get("grid")
     if not isinstance(grid_data, dict):
-        raise _fail(source, '"grid" must be an object with rows, columns, holes, states and objective')
+        raise _fail(
+            source, '"grid" must be an object with rows, columns, holes, states and objective'
+        )
     rows = _whole(grid_data.get("rows"), source, "grid.rows", 2, _MAX_CELLS)
     cols = _whole(grid_data.get("columns"), source, "grid.columns", 2, _MAX_CELLS)
     holes_data = grid_data.get("holes", [])
@@ -241,7 +243,8 @@ def _from_dict(data: dict, source: str) -> Profile:
     corners_data = data.get("corners")
     if corners_data is not None:
         if not isinstance(corners_data, dict):
-            raise _fail(source, '"corners" must be null or an object with ' + ", ".join(CORNER_NAMES))
+            names = ", ".join(CORNER_NAMES)
+            raise _fail(source, f'"corners" must be null or an object with {names}')
         points = []
         for key in CORNER_NAMES:
             point = corners_data.get(key)

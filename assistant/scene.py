@@ -240,7 +240,7 @@ def render_scene(params: SceneParams) -> Scene:
     # room canvas: grid coordinates -1.6 .. 3.6 drawn at the final plate spacing
     ppu = max(params.spacing, 20.0)
     lo, hi = -1.6, 3.6
-    size = int(math.ceil((hi - lo) * ppu))
+    size = math.ceil((hi - lo) * ppu)
     canvas = _draw_room(rng, size, ppu, lo, lit, palette)
 
     homography = _room_homography(params, rng, viewport)
@@ -307,7 +307,7 @@ def _jittered_palette(rng: np.random.Generator, jitter: float) -> dict[str, np.n
 
 
 def _bgr(colour: np.ndarray) -> tuple[int, int, int]:
-    return tuple(int(round(v)) for v in colour)  # type: ignore[return-value]
+    return tuple(round(v) for v in colour)  # type: ignore[return-value]
 
 
 def _draw_room(
@@ -317,13 +317,13 @@ def _draw_room(
     canvas[:] = _bgr(pal["void"])
 
     def px(u: float, v: float) -> tuple[int, int]:
-        return (int(round((u - lo) * ppu * 16)), int(round((v - lo) * ppu * 16)))
+        return (round((u - lo) * ppu * 16), round((v - lo) * ppu * 16))
 
     def poly(points: list[tuple[float, float]], colour: np.ndarray) -> None:
         pts = np.array([px(u, v) for u, v in points], np.int32)
         cv2.fillPoly(canvas, [pts], _bgr(colour), cv2.LINE_AA, shift=4)
 
-    line_w = max(1, int(round(0.03 * ppu)))
+    line_w = max(1, round(0.03 * ppu))
     # walls: stone blocks around the floor
     poly([(-1.3, -1.3), (3.3, -1.3), (3.3, 3.3), (-1.3, 3.3)], pal["wall"])
     block = 0.45
@@ -463,7 +463,9 @@ def _draw_lookalikes(
                 cv2.line(frame, (int(x), int(y - d)), (int(x), int(y + d)), colour, t, cv2.LINE_AA)
 
 
-def _draw_ui(rng: np.random.Generator, frame: np.ndarray, viewport: tuple[int, int, int, int]) -> None:
+def _draw_ui(
+    rng: np.random.Generator, frame: np.ndarray, viewport: tuple[int, int, int, int]
+) -> None:
     """Game-client panels: the side panel with inventory items, the chat box, the minimap."""
     height, width = frame.shape[:2]
     _, _, vx1, vy1 = viewport
@@ -566,7 +568,9 @@ def _lighting(frame: np.ndarray, params: SceneParams) -> np.ndarray:
     return out
 
 
-def _capture_effects(rng: np.random.Generator, frame: np.ndarray, params: SceneParams) -> np.ndarray:
+def _capture_effects(
+    rng: np.random.Generator, frame: np.ndarray, params: SceneParams
+) -> np.ndarray:
     if params.blur_sigma > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), params.blur_sigma)
     if params.noise_sigma > 0:

@@ -78,7 +78,8 @@ def test_saving_replaces_atomically_and_refuses_invalid_profiles(tmp_path):
     target = tmp_path / "p.json"
     save_profile(parse_profile(json.dumps(_valid())), target)
     before = target.read_text("utf-8")
-    broken = Profile(GridSpec(3, 3), ((0, 0), (0, 0), (0, 0), (0, 0)), CaptureTarget(), Appearance())
+    nowhere = ((0, 0), (0, 0), (0, 0), (0, 0))
+    broken = Profile(GridSpec(3, 3), nowhere, CaptureTarget(), Appearance())
     with pytest.raises(ProfileError):
         save_profile(broken, target)
     assert target.read_text("utf-8") == before

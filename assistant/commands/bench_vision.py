@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from assistant.errors import UserError
 from assistant.profile import Profile, toa_default_profile
 from assistant.scene import PERTURBATIONS, perturbed_params, render_scene
 from assistant.vision import Reading, read_frame
@@ -30,6 +31,7 @@ from assistant.vision import Reading, read_frame
 __all__ = [
     "HELP",
     "NAME",
+    "BenchError",
     "Case",
     "add_arguments",
     "cases",
@@ -54,6 +56,10 @@ SCREENSHOT_LIT = np.array([1, 1, 1, 0, 0, 1, 1, 0], np.int64)
 SCREENSHOT_PATH = Path(__file__).resolve().parents[3] / "shared" / "toa" / "room_topdown.png"
 
 
+class BenchError(UserError):
+    """Benchmark options that cannot be used."""
+
+
 @dataclass(frozen=True)
 class Case:
     """One frame with its truth: plate centres (8, 2) in the frame and their lit states."""
@@ -70,9 +76,8 @@ def judge(reading: Reading, centres: np.ndarray, lit: np.ndarray) -> str:
     does not depend on which corner the reader called top-left."""
     if reading.abstain or reading.board is None:
         return "abstain"
-    spacing = float(np.min(
-        np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))[~np.eye(len(centres), dtype=bool)]
-    ))
+    distances = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
+    spacing = float(np.min(distances[~np.eye(len(centres), dtype=bool)]))
     if len(reading.tiles) != len(centres):
         return "wrong"
     seen = set()
@@ -124,13 +129,14 @@ def screenshot_case(image: np.ndarray, seed: int) -> Case:
     if sigma > 0:
         frame = np.clip(frame + rng.normal(0, sigma, frame.shape), 0, 255).astype(np.uint8)
     if rng.random() < 0.5:
-        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(50, 95))])
+        quality = int(rng.integers(50, 95))
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
     # the screenshot's room in a bigger, game-like frame
     canvas = np.full((frame.shape[0] + 200, frame.shape[1] + 300, 3), (40, 44, 48), np.uint8)
     ox, oy = int(rng.integers(0, 300)), int(rng.integers(0, 200))
     canvas[oy : oy + frame.shape[0], ox : ox + frame.shape[1]] = frame
-    centres = centres + (ox, oy)
+    centres = centres + np.array([ox, oy], np.float64)
     corners = centres[[0, 2, 7, 5]]
     return Case("screenshot", canvas, centres, SCREENSHOT_LIT.copy(), corners)
 
@@ -169,7 +175,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.frames < 1:
-        raise ValueError("--frames must be at least 1")
+        raise BenchError("--frames must be at least 1.")
     base = toa_default_profile()
     rng = np.random.default_rng(args.seed)
     table: dict[str, dict[str, dict[str, int]]] = {}
@@ -187,7 +193,10 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     speeds = None if args.no_speed else speed_medians()
     totals = {
-        mode: {key: sum(row[mode][key] for row in table.values()) for key in ("right", "wrong", "abstain")}
+        mode: {
+            key: sum(row[mode][key] for row in table.values())
+            for key in ("right", "wrong", "abstain")
+        }
         for mode in ("auto", "calibrated")
     }
     if args.json:

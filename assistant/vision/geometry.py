@@ -149,4 +149,5 @@ def _convex_quad(points: np.ndarray) -> bool:
         ab, bc = b - a, c - b
         crosses.append(float(ab[0] * bc[1] - ab[1] * bc[0]))
     scale = float(np.ptp(points, axis=0).max()) ** 2
-    return scale > 0 and (all(x > 1e-6 * scale for x in crosses) or all(x < -1e-6 * scale for x in crosses))
+    tiny = 1e-6 * scale
+    return scale > 0 and (all(x > tiny for x in crosses) or all(x < -tiny for x in crosses))

@@ -123,7 +123,7 @@ def _gold_blobs(frame: np.ndarray) -> _Blobs:
     for contour, hole_area in outer:
         if len(contour) < 3:
             continue
-        x, y, w, h = cv2.boundingRect(contour)
+        _x, _y, w, h = cv2.boundingRect(contour)
         box = w * h
         if box < min_area * 0.8 or box > max_area * 2.5:
             continue
@@ -247,9 +247,8 @@ def _refine(
     quad = cv2.perspectiveTransform(
         np.array([[[0.5, 0.5]], [[1.5, 0.5]], [[1.5, 1.5]], [[0.5, 1.5]]]), homography
     ).reshape(-1, 2)
-    cell_area = 0.5 * abs(
-        float(np.dot(quad[:, 0], np.roll(quad[:, 1], 1)) - np.dot(quad[:, 1], np.roll(quad[:, 0], 1)))
-    )
+    xs, ys = quad[:, 0], quad[:, 1]
+    cell_area = 0.5 * abs(float(np.dot(xs, np.roll(ys, 1)) - np.dot(ys, np.roll(xs, 1))))
     matched_areas = areas[nearest[ok]]
     size_ratio = float(np.median(matched_areas)) / (_DIAMOND_AREA * cell_area)
     if not 0.4 <= size_ratio <= 2.6 or matched_areas.max() > 3.5 * matched_areas.min():

@@ -1,0 +1,173 @@
+"""The reader on generated rooms: right or abstaining under every perturbation the issue
+names, never a confident wrong answer, and clear reasons when it cannot read."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from assistant.commands.bench_vision import judge
+from assistant.profile import toa_default_profile
+from assistant.scene import PERTURBATIONS, SceneParams, perturbed_params, render_scene
+from assistant.vision import (
+    CONFIDENT,
+    FALLBACK_CONFIDENCE,
+    NOT_IN_VIEW,
+    FrameError,
+    read_frame,
+)
+
+PER_FAMILY = 5
+
+
+def _outcomes(family: str, count: int = PER_FAMILY) -> Counter:
+    outcomes: Counter = Counter()
+    base = toa_default_profile()
+    for seed in range(count):
+        scene = render_scene(perturbed_params(family, 9_000 + seed))
+        for mode, profile in (("auto", None), ("calibrated", base.with_corners(scene.corners))):
+            reading = read_frame(scene.frame, profile)
+            outcome = judge(reading, scene.plate_centres, scene.lit)
+            outcomes[(mode, outcome)] += 1
+    return outcomes
+
+
+def test_every_perturbation_is_right_or_abstains():
+    total: Counter = Counter()
+    for family in PERTURBATIONS:
+        outcomes = _outcomes(family)
+        assert outcomes[("auto", "wrong")] == 0, family
+        assert outcomes[("calibrated", "wrong")] == 0, family
+        total.update(outcomes)
+    frames = len(PERTURBATIONS) * PER_FAMILY
+    for mode in ("auto", "calibrated"):
+        assert total[(mode, "abstain")] <= 0.03 * frames, total
+
+
+@pytest.mark.parametrize("rotation", [0.0, 90.0, 180.0, 270.0, 37.0, -10.0, 10.0])
+def test_any_rotation_reads_the_same_plates(rotation):
+    scene = render_scene(SceneParams(seed=5, board="110/1#0/011", rotation_deg=rotation))
+    reading = read_frame(scene.frame)
+    assert judge(reading, scene.plate_centres, scene.lit) == "right"
+    # corners come back as seen on screen: top-left first, clockwise
+    tl, tr, br, bl = reading.corners
+    assert tl[0] < tr[0] and tl[1] < bl[1] and br[0] > bl[0] and br[1] > tr[1]
+
+
+@pytest.mark.parametrize("spacing", [25.0, 31.0, 63.0, 126.0, 150.0])
+def test_spacings_from_25_to_150_pixels(spacing):
+    scene = render_scene(SceneParams(seed=8, spacing=spacing, frame_size=(1100, 900),
+                                     rotation_deg=4.0))
+    reading = read_frame(scene.frame)
+    assert judge(reading, scene.plate_centres, scene.lit) == "right"
+
+
+def test_full_hd_bgra_frame_in_both_modes():
+    scene = render_scene(perturbed_params("baseline", 3, frame_size=(1920, 1080), bgra=True))
+    auto = read_frame(scene.frame)
+    assert judge(auto, scene.plate_centres, scene.lit) == "right"
+    profile = toa_default_profile().with_corners(auto.corners)
+    assert read_frame(scene.frame, profile).board == auto.board
+
+
+def test_all_same_boards_fall_back_with_a_confidence_that_says_so():
+    for board in ("111/1#1/111", "000/0#0/000"):
+        scene = render_scene(SceneParams(seed=2, board=board))
+        reading = read_frame(scene.frame)
+        assert reading.board.format() == board
+        assert reading.method == "absolute"
+        assert reading.confidence == FALLBACK_CONFIDENCE < CONFIDENT
+        assert not reading.confident
+
+
+def test_mixed_boards_are_read_by_contrast_with_full_confidence():
+    scene = render_scene(SceneParams(seed=2, board="100/0#0/001"))
+    reading = read_frame(scene.frame)
+    assert reading.method == "contrast" and reading.confident
+
+
+def test_no_room_only_look_alikes_is_not_in_view():
+    for seed in range(4):
+        params = perturbed_params("baseline", seed, centre=(-2000.0, -2000.0))
+        reading = read_frame(render_scene(params).frame)
+        assert reading.abstain and not reading.found
+        assert reading.reason == NOT_IN_VIEW
+        assert reading.board is None and reading.corners is None
+
+
+def test_blank_and_noise_frames_are_not_in_view():
+    rng = np.random.default_rng(0)
+    for frame in (np.zeros((300, 400, 3), np.uint8),
+                  rng.integers(0, 256, size=(300, 400, 3), dtype=np.uint8),
+                  np.full((300, 400, 4), (60, 160, 190, 255), np.uint8)):
+        reading = read_frame(frame)
+        assert reading.abstain and reading.reason == NOT_IN_VIEW
+
+
+def test_calibrated_on_an_empty_room_is_not_in_view():
+    scene = render_scene(SceneParams(seed=4))
+    empty = np.full_like(scene.frame, (94, 108, 119))
+    reading = read_frame(empty, toa_default_profile().with_corners(scene.corners))
+    assert reading.abstain and reading.reason == NOT_IN_VIEW
+
+
+def test_a_covered_plate_is_named():
+    scene = render_scene(SceneParams(seed=6, board="101/0#1/010"))
+    frame = scene.frame.copy()
+    x, y = np.rint(scene.plate_centres[4]).astype(int)  # row 2, column 3
+    frame[y - 12 : y + 13, x - 12 : x + 13] = (200, 60, 30)  # something blue on the diamond
+    for profile in (None, toa_default_profile().with_corners(scene.corners)):
+        reading = read_frame(frame, profile)
+        assert reading.abstain
+        assert reading.reason == "Plate at row 2, column 3 is covered."
+
+
+def test_a_plate_outside_the_picture_is_named():
+    scene = render_scene(SceneParams(seed=6, board="101/0#1/010"))
+    corners = scene.corners.copy()
+    corners[:, 0] += scene.frame.shape[1] - corners[:, 0].max() + 40  # right column out
+    reading = read_frame(scene.frame, toa_default_profile().with_corners(corners))
+    assert reading.abstain
+    assert reading.reason.endswith("is outside the picture.")
+
+
+def test_figure_on_a_plate_never_misleads():
+    outcomes = Counter()
+    for seed in range(12):
+        scene = render_scene(perturbed_params("figure", 500 + seed, figure_cover=0.3))
+        for profile in (None, toa_default_profile().with_corners(scene.corners)):
+            reading = read_frame(scene.frame, profile)
+            outcome = judge(reading, scene.plate_centres, scene.lit)
+            outcomes[outcome] += 1
+            if outcome == "abstain":
+                assert reading.reason.startswith("Plate at row") or reading.reason == NOT_IN_VIEW
+    assert outcomes["wrong"] == 0
+    assert outcomes["right"] >= outcomes["abstain"]
+
+
+@pytest.mark.parametrize("strong", [False, True])
+def test_overlay_marks_in_any_colour(strong):
+    outcomes = Counter()
+    colours = [(40, 210, 240), (20, 140, 170), (200, 60, 200), (0, 255, 0), (255, 255, 255)]
+    for seed, colour in enumerate(colours):
+        params = perturbed_params("marks", 700 + seed, marks=tuple(range(8)),
+                                  mark_colour=(*colour, 150), mark_strong=strong)
+        scene = render_scene(params)
+        for profile in (None, toa_default_profile().with_corners(scene.corners)):
+            outcomes[judge(read_frame(scene.frame, profile), scene.plate_centres, scene.lit)] += 1
+    assert outcomes["wrong"] == 0
+    if not strong:
+        assert outcomes["abstain"] == 0
+
+
+def test_frames_that_are_not_pictures():
+    with pytest.raises(FrameError, match="8-bit"):
+        read_frame(np.zeros((100, 100, 3), np.float32))
+    with pytest.raises(FrameError, match="channels"):
+        read_frame(np.zeros((100, 100, 2), np.uint8))
+    with pytest.raises(FrameError, match="too small"):
+        read_frame(np.zeros((4, 4, 3), np.uint8))
+    grey = read_frame(np.zeros((100, 100), np.uint8))
+    assert grey.abstain
