@@ -25,6 +25,18 @@ with propagation specialised to the three rules:
 * a number with as many lamps as it wants forbids its other free neighbours, and one
   that needs all its free neighbours gets lamps on all of them.
 
+After propagation, *failed-literal probing* (the look-ahead of SAT solvers, e.g.
+Freeman's POSIT, 1995; the "try a lamp, reach a contradiction" step of human solvers)
+tries a lamp on every free cell that is a candidate of a two-candidate dark cell or
+touches a number; a lamp that leads to a conflict is ruled out.
+
+The free part of the puzzle often falls apart into *independent groups* (no shared
+segment, candidate or open number); these are solved one by one, like the
+decomposition of model counters (Bayardo and Pehoushek, 2000), with a cache of the
+groups already solved (component caching, Sang et al., 2004), and their solution counts
+multiply. Without it, a wrong choice in one corner would only be undone after every
+combination elsewhere had been tried.
+
 When propagation stops, the solver branches on the dark cell with the fewest candidate
 lamp positions (the "most constrained variable" rule), splitting on which candidate is
 the *first* lamp among them: branch i has lamps forbidden on candidates ``1..i-1`` and a
@@ -212,7 +224,8 @@ def parse_lightup(text: str) -> tuple[LightUpPuzzle, frozenset[tuple[int, int]]]
         lines = lines[1:]
         if want_rows < 1 or want_cols < 1:
             raise LightUpError(
-                f"The header says {want_rows} rows and {want_cols} columns: both must be at least 1."
+                f"The header says {want_rows} rows and {want_cols} columns: "
+                "both must be at least 1."
             )
         if len(lines) != want_rows:
             raise LightUpError(
@@ -799,7 +812,10 @@ def generate_lightup(
     if not 0.0 <= wall_density < 1.0:
         raise LightUpError(f"The wall density must be from 0 to below 1, not {wall_density}.")
     rng = random.Random(seed)
-    grid = [[WALL if rng.random() < wall_density else EMPTY for _ in range(cols)] for _ in range(rows)]
+    grid = [
+        [WALL if rng.random() < wall_density else EMPTY for _ in range(cols)]
+        for _ in range(rows)
+    ]
     lamps: set[tuple[int, int]] = set()
 
     def as_puzzle() -> LightUpPuzzle:
