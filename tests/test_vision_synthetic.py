@@ -171,3 +171,40 @@ def test_frames_that_are_not_pictures():
         read_frame(np.zeros((4, 4, 3), np.uint8))
     grey = read_frame(np.zeros((100, 100), np.uint8))
     assert grey.abstain
+
+
+def _diamonds_on_floor(cells, framed: bool) -> np.ndarray:
+    """Gold diamonds (lit and unlit) on a plain floor, with or without purple frames."""
+    import cv2
+
+    frame = np.full((360, 420, 3), (94, 108, 119), np.uint8)
+    for index, (r, c) in enumerate(cells):
+        x, y = 120 + 70 * c, 80 + 70 * r
+        if framed:
+            cv2.circle(frame, (x, y), 17, (104, 83, 105), -1)
+        colour = (61, 159, 188) if index % 2 else (19, 134, 165)
+        pts = np.array([(x, y - 12), (x + 12, y), (x, y + 12), (x - 12, y)], np.int32)
+        cv2.fillPoly(frame, [pts], colour)
+    return frame
+
+
+def test_look_alikes_on_a_ring_lattice_are_rejected():
+    ring = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    assert not read_frame(_diamonds_on_floor(ring, framed=True)).abstain  # the control
+    unframed = read_frame(_diamonds_on_floor(ring, framed=False))
+    assert unframed.abstain and unframed.reason == NOT_IN_VIEW
+    full = read_frame(_diamonds_on_floor([*ring, (1, 1)], framed=True))
+    assert full.abstain and full.reason == NOT_IN_VIEW
+    line = read_frame(_diamonds_on_floor([(0, c) for c in range(3)] + [(2, 0)], framed=True))
+    assert line.abstain and line.reason == NOT_IN_VIEW
+
+
+def test_two_rooms_in_view_is_not_guessed():
+    import cv2
+
+    single = _diamonds_on_floor(
+        [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)], framed=True
+    )
+    double = cv2.hconcat([single, single])
+    reading = read_frame(double)
+    assert reading.abstain and "Two puzzle-like patterns" in reading.reason
