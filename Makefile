@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core bench bench-vision deps system-deps exe lint clean
+.PHONY: run test test-core bench bench-vision bench-live deps system-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,14 @@ test-core: deps
 
 bench: deps
 	$(BIN)/toa-assistant bench
+
+bench-vision: deps
+	$(BIN)/toa-assistant bench-vision
+
+# Needs a display: uses a virtual one (Xvfb) when there is none.
+bench-live: deps system-deps
+	if [ -n "$$DISPLAY" ]; then $(BIN)/toa-assistant bench-live; \
+	else xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/toa-assistant bench-live; fi
 
 lint: deps
 	$(BIN)/ruff check assistant tests

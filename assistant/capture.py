@@ -78,13 +78,16 @@ class WindowInfo:
 
 
 class WindowBackend(Protocol):
-    """Lists top-level windows. ``unavailable()`` is None when usable, else the reason."""
+    """Lists top-level windows. ``unavailable()`` is None when usable, else the reason;
+    ``update(window)`` re-reads one window cheaply (None when it is gone)."""
 
     name: str
 
     def unavailable(self) -> str | None: ...
 
     def windows(self) -> list[WindowInfo]: ...
+
+    def update(self, window: WindowInfo) -> WindowInfo | None: ...
 
 
 def platform_problem() -> str | None:
@@ -140,6 +143,16 @@ class PyWinCtlBackend:
             if title:
                 found.append(WindowInfo(window, title, rect, minimized))
         return found
+
+    def update(self, window: WindowInfo) -> WindowInfo | None:
+        """Only where the window is now (one round trip): title and minimised state are
+        re-read by the next full listing; a minimised window captures black meanwhile."""
+        try:
+            return WindowInfo(
+                window.handle, window.title, _client_rect(window.handle), window.minimized
+            )
+        except Exception:  # closed meanwhile
+            return None
 
 
 def _client_rect(window) -> Rect:
@@ -215,6 +228,15 @@ class Grabber:
             self._mss = mss.MSS()
         shot = self._mss.grab(rect.as_mss())
         return np.frombuffer(shot.bgra, dtype=np.uint8).reshape(shot.height, shot.width, 4)
+
+    def desktop(self) -> Rect:
+        """The whole virtual desktop (all monitors), which grabs must stay inside."""
+        if self._mss is None:
+            import mss
+
+            self._mss = mss.MSS()
+        monitor = self._mss.monitors[0]
+        return Rect(monitor["left"], monitor["top"], monitor["width"], monitor["height"])
 
     def close(self) -> None:
         if self._mss is not None:

@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "run",
     "demo",
     "calibrate",
+    "bench_live",
     "detect",
     "bench_vision",
 )

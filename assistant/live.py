@@ -34,7 +34,9 @@ __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_ma
 #: Frames a new reading must persist before it is shown (no flicker).
 STABLE_FRAMES = 2
 #: Auto-located rings are re-located at least this often (frames), to follow the camera.
-RELOCATE_EVERY = 20
+RELOCATE_EVERY = 30
+#: All windows are listed this often (frames); in between only the target is re-read.
+RELIST_EVERY = 10
 
 
 @dataclass(frozen=True)
@@ -140,8 +142,9 @@ class LiveReader:
     nothing.
     """
 
-    def __init__(self, profile: Profile | None = None) -> None:
+    def __init__(self, profile: Profile | None = None, *, track: bool = True) -> None:
         self.profile = profile or toa_default_profile()
+        self.track = track  # False: locate on the whole window every frame (the baseline)
         self._fixed = self.profile.corners is not None
         self._corners = np.array(self.profile.corners, np.float64) if self._fixed else None
         self._since_locate = 0
@@ -154,7 +157,9 @@ class LiveReader:
         if self._window_size != (width, height) and not self._fixed:
             self._corners = None
         self._window_size = (width, height)
-        if self._corners is None or (not self._fixed and self._since_locate >= RELOCATE_EVERY):
+        if self._corners is None or (not self.track and not self._fixed):
+            return None
+        if not self._fixed and self._since_locate >= RELOCATE_EVERY:
             return None
         grid = self.profile.grid
         tl, tr, _, bl = self._corners
@@ -222,15 +227,21 @@ class LiveLoop:
         *,
         exclude_titles: tuple[str, ...] = (),
         stable_frames: int = STABLE_FRAMES,
+        track: bool = True,
     ) -> None:
         self.backend = backend
         self.grabber = grabber
         self.title_pattern = title_pattern
-        self.reader = LiveReader(profile)
+        self.reader = LiveReader(profile, track=track)
         self.objective = objective
         self.exclude_titles = exclude_titles
         self.stabilizer = Stabilizer(stable_frames)
         self.failures = 0
+        self._window: WindowInfo | None = None
+        self._since_listing = 0
+        self._solutions: dict[Board, object] = {}
+        self._marks_key: tuple | None = None
+        self._marks: tuple[Mark, ...] = ()
 
     def tick(self) -> LiveState:
         return self.stabilizer.push(self.observe())
@@ -240,9 +251,7 @@ class LiveLoop:
         problem = self.backend.unavailable()
         if problem:
             return LiveState("unsupported", problem)
-        window = find_window(
-            self.title_pattern, self.backend.windows(), exclude=self.exclude_titles
-        )
+        window = self._find()
         if window is None:
             return LiveState(
                 "no-window", f"No game window: no window title matches “{self.title_pattern}”."
@@ -252,6 +261,13 @@ class LiveLoop:
         area = self._capture_area(window)
         if area.empty:
             return LiveState("blank", "The game window has no visible area.", window=area)
+        try:
+            visible = area.intersect(self.grabber.desktop())
+        except Exception as error:
+            return LiveState("error", f"The screen cannot be read ({error.__class__.__name__}).")
+        if visible.empty:
+            return LiveState("blank", "The game window is off the screen.", window=area)
+        area = visible  # a window partly off screen: read what can be seen
         region = self.reader.region(area.width, area.height)
         grab_area = area if region is None else region.offset(area.left, area.top)
         try:
@@ -287,7 +303,7 @@ class LiveLoop:
         board = reading.board
         if self.objective is not None and self.objective != board.objective:
             board = Board(board.states, board.present, board.k, self.objective)
-        solution = solve(board)
+        solution = self._solve(board)
         if not solution.solvable:
             return LiveState(
                 "unsolvable",
@@ -306,13 +322,42 @@ class LiveLoop:
                 reading=reading,
             )
         origin = (area.left + offset[0], area.top + offset[1])
-        marks = plan_marks(reading.geometry, solution.presses, origin)
+        key = (reading.geometry.homography.tobytes(), origin, board)
+        if self._marks_key != key:  # same grid, place and board: the same marks
+            self._marks = plan_marks(reading.geometry, solution.presses, origin)
+            self._marks_key = key
+        marks = self._marks
         plates = len(marks)
         noun = "plate" if plates == 1 else "plates"
         status = f"Puzzle found: step on {plates} {noun}."
         if board.k > 2:
             status = f"Puzzle found: {solution.total_presses} presses on {plates} cells."
         return LiveState("steps", status, marks, board, solution.presses, area, reading)
+
+    def _find(self) -> WindowInfo | None:
+        """The target window: all windows are listed once a second (a new game window may
+        have opened); in between, only the one found is asked where it is now."""
+        self._since_listing += 1
+        if self._window is not None and self._since_listing < RELIST_EVERY:
+            current = self.backend.update(self._window)
+            if current is not None and current.title == self._window.title:
+                self._window = current
+                return current
+        self._since_listing = 0
+        self._window = find_window(
+            self.title_pattern, self.backend.windows(), exclude=self.exclude_titles
+        )
+        return self._window
+
+    def _solve(self, board: Board):
+        """The engine's answer, remembered for the few boards seen lately (the board on
+        screen rarely changes between frames)."""
+        solution = self._solutions.get(board)
+        if solution is None:
+            if len(self._solutions) > 16:
+                self._solutions.clear()
+            solution = self._solutions[board] = solve(board)
+        return solution
 
     def _capture_area(self, window: WindowInfo) -> Rect:
         rect = self.reader.profile.capture.rect

@@ -7,6 +7,7 @@ overlay's marks are whatever differs from them afterwards.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
@@ -248,3 +249,20 @@ def _has_window(server, title: str) -> bool | None:
         timeout=10,
     )
     return True if result.returncode == 0 and result.stdout.strip() else None
+
+
+def test_bench_live_reports_its_figures_with_a_baseline(apps) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "assistant", "bench-live", "--seconds", "1", "--json"],
+        env=apps.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["case"] for row in rows] == [
+        "live-1280x720-tracked",
+        "live-1280x720-baseline-locate-every-frame",
+    ]
+    assert all(row["in_view"] and row["frames"] > 0 and row["frame_ms_median"] > 0 for row in rows)
+    assert rows[0]["speedup_vs_baseline"] > 0 and "met" in rows[0]

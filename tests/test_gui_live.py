@@ -31,6 +31,9 @@ class NoWindows:
     def windows(self):
         return []
 
+    def update(self, window):
+        return None
+
 
 class OneFrame:
     """A grabber that always returns one frame."""

@@ -36,6 +36,7 @@ class CaptureWorker(QThread):
         objective: int | None = None,
         backend: WindowBackend | None = None,
         exclude_titles: tuple[str, ...] = (),
+        track: bool = True,
         parent=None,
     ) -> None:
         super().__init__(parent)
@@ -45,8 +46,10 @@ class CaptureWorker(QThread):
         self.objective = objective
         self.backend = backend or default_backend()
         self.exclude_titles = exclude_titles
+        self.track = track
         self._running = True
         self.last_state: LiveState | None = None
+        self.frame_seconds: list[float] = []  # time of each tick, for the benchmark
 
     def stop(self) -> None:
         self._running = False
@@ -62,14 +65,17 @@ class CaptureWorker(QThread):
                 self.profile,
                 self.objective,
                 exclude_titles=self.exclude_titles,
+                track=self.track,
             )
             next_tick = time.monotonic()
             while self._running:
+                started = time.perf_counter()
                 try:
                     state = loop.tick()
                 except Exception:  # a bug must not kill the overlay silently: log, go on
                     log.exception("capture loop failed")
                     state = LiveState("error", "Something went wrong reading the screen; retrying.")
+                self.frame_seconds.append(time.perf_counter() - started)
                 self.frame_done.emit(state)
                 if self.last_state is None or _differs(state, self.last_state):
                     self.state_changed.emit(state)
