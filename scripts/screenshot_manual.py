@@ -2,9 +2,10 @@
 
     python scripts/screenshot_manual.py [OUT_DIR]     # default: docs/images
 
-Writes ``manual-toa.png`` (the ToA room read as 111/0#0/110, answer shown) and
+Writes ``manual-toa.png`` (the ToA room read as 111/0#0/110, answer shown),
 ``manual-generic.png`` (a random solvable 5x5 board with 3 states, answer and a hint
-shown). Runs on the offscreen platform, reads no settings file and writes none.
+shown) and ``manual-lightup.png`` (the Light Up page with a solved puzzle).
+Runs on the offscreen platform, reads no settings file and writes none.
 """
 
 from __future__ import annotations
@@ -27,6 +28,17 @@ from assistant.gui.manual import ManualWindow  # noqa: E402
 from assistant.puzzle import toa_board  # noqa: E402
 from assistant.settings import GridSettings, Settings  # noqa: E402
 from assistant.solver import random_solvable_board  # noqa: E402
+
+#: A 7x7 Light Up puzzle with one solution (checked by the solver when the shot is taken).
+LIGHTUP_EXAMPLE = """\
+.0.00..
+.....##
+.....1.
+....1..
+.#.2...
+.......
+..2..1#
+"""
 
 
 def _wait_for_answer(window: ManualWindow, app: QApplication) -> None:
@@ -73,8 +85,26 @@ def main(argv: list[str]) -> int:
         generic.solve_action.trigger()  # S: show the presses
         generic.model.move_cursor(2, 2)
         generic.hint_action.trigger()  # N: one press of the answer near the cursor
-        _shot(generic, app, out / "manual-generic.png", (820, 520))
+        _shot(generic, app, out / "manual-generic.png", (820, 540))
         generic.close()
+
+        lightup = ManualWindow(settings=Settings(), remember=False)
+        lightup.tabs.setCurrentIndex(1)
+        page = lightup.lightup_page
+        page.paste_text(LIGHTUP_EXAMPLE)
+        page.solve_action.trigger()
+        for _ in range(600):
+            if page.model.result_current and not page.solving:
+                break
+            loop = QEventLoop()
+            QTimer.singleShot(50, loop.quit)
+            loop.exec()
+        if page.model.result is None or not page.model.result.unique:
+            raise SystemExit("the Light Up example is not unique: pick another")
+        page.model.cursor = (0, 0)
+        _shot(lightup, app, out / "manual-lightup.png", (560, 600))
+        page.view.setFocus()
+        lightup.close()
     return 0
 
 

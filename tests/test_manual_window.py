@@ -236,7 +236,7 @@ def test_keyboard_only_editing_and_reset(qtbot, open_window) -> None:
 
 def test_every_action_documents_its_keys(qtbot, open_window) -> None:
     window = open_window(remember=False)
-    for action in window.actions():
+    for action in window.actions() + window.lights_page.actions():
         assert action.shortcuts(), action.text()
         assert "(" in action.toolTip(), action.text()
     key(qtbot, window, Qt.Key.Key_F1)

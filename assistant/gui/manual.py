@@ -1,4 +1,4 @@
-"""The manual-entry window: the ToA fallback and a Lights Out workbench.
+"""The manual-entry window: the ToA fallback, a Lights Out workbench and a Light Up page.
 
 The player types (clicks) the plates when the screen cannot be read, or opens it from a
 live reading to correct a misread plate; anyone can use it to solve any grid up to
@@ -13,12 +13,14 @@ Keys (also shown in the window, F1 toggles the list): arrows move the cursor;
 Space/Enter click (+1 / press); Backspace/- (-1 / take a press back); H hole at the
 cursor; E edit, P play, T hole tool; S solve; N hint; R randomize; Esc or Ctrl+R reset;
 C clear; Ctrl+Z/Ctrl+Y undo/redo; Ctrl+C/Ctrl+V copy/paste the board as text;
-Ctrl+W close.
+Ctrl+W close. These keys work while the focus is on the Lights Out page; the Light Up
+page (:mod:`assistant.gui.lightup_view`) has its own.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import traceback
@@ -33,6 +35,7 @@ from PyQt6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSpinBox,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -45,6 +48,7 @@ from assistant.gui.grid_view import (
     ANSWER_UNSOLVABLE,
     GridView,
 )
+from assistant.gui.lightup_view import LightUpPage
 from assistant.gui.manual_model import ManualModel, Mode, solution_summary, solve_with_engine
 from assistant.puzzle import Board
 from assistant.settings import (
@@ -117,7 +121,7 @@ class ManualWindow(QMainWindow):
         settings: Settings | None = None,
         parent: QWidget | None = None,
         *,
-        settings_file: str | None = None,
+        settings_file: str | os.PathLike[str] | None = None,
         remember: bool | None = None,
         show_answer: bool | None = None,
         notice: str | None = None,
@@ -153,7 +157,8 @@ class ManualWindow(QMainWindow):
 
     # -- construction ---------------------------------------------------------------------------
     def _build(self) -> None:
-        central = QWidget(self)
+        central = QWidget()  # the Lights Out page
+        self.lights_page = central
         outer = QVBoxLayout(central)
 
         controls = QHBoxLayout()
@@ -218,7 +223,14 @@ class ManualWindow(QMainWindow):
         self.keys_label.setWordWrap(True)
         self.keys_label.setStyleSheet("color: #666;")
         outer.addWidget(self.keys_label)
-        self.setCentralWidget(central)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(central, "Lights Out")
+        self.lightup_page = LightUpPage()
+        self.tabs.addTab(self.lightup_page, "Light Up")
+        self.tabs.setTabToolTip(0, "The ToA room and any Lights Out grid")
+        self.tabs.setTabToolTip(1, "Light Up (Akari): walls, numbers, lamps")
+        self.tabs.currentChanged.connect(self._page_changed)
+        self.setCentralWidget(self.tabs)
 
         self.board_view.cellClicked.connect(self._cell_clicked)
         self.board_view.cursorMoved.connect(self._cursor_moved)
@@ -246,6 +258,7 @@ class ManualWindow(QMainWindow):
         *,
         checkable: bool = False,
         button: bool = True,
+        window: bool = False,
     ) -> QAction:
         action = QAction(text, self)
         sequences: list[QKeySequence] = []
@@ -259,12 +272,18 @@ class ManualWindow(QMainWindow):
             # sequence bound twice is an "ambiguous shortcut" and then does nothing
             sequences.extend(s for s in found if s not in sequences)
         action.setShortcuts(sequences)
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        # Page keys work while the focus is on the Lights Out page (the Light Up page has
+        # its own S, P, C...); window keys (close) everywhere.
+        action.setShortcutContext(
+            Qt.ShortcutContext.WindowShortcut
+            if window
+            else Qt.ShortcutContext.WidgetWithChildrenShortcut
+        )
         shown = ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences)
         action.setToolTip(f"{tip} ({shown})" if shown else tip)
         action.setCheckable(checkable)
         action.triggered.connect(slot)
-        self.addAction(action)
+        (self if window else self.lights_page).addAction(action)
         if button:
             tool = QToolButton()
             tool.setDefaultAction(action)
@@ -302,7 +321,7 @@ class ManualWindow(QMainWindow):
         self.keys_action = a("Keys", self._toggle_keys, ["F1"], "Show or hide the key list",
                              button=False)
         self.close_action = a("Close", self.close, [QKeySequence.StandardKey.Close, "Ctrl+W"],
-                              "Close the window", button=False)
+                              "Close the window", button=False, window=True)
 
     # -- model -> widgets -----------------------------------------------------------------------
     def _sync_controls(self) -> None:
@@ -491,6 +510,13 @@ class ManualWindow(QMainWindow):
     def _redo(self) -> None:
         if self.model.redo():
             self._changed()
+
+    def _page_changed(self, index: int) -> None:
+        page = self.tabs.widget(index)
+        if page is self.lightup_page:
+            self.lightup_page.view.setFocus(Qt.FocusReason.TabFocusReason)
+        else:
+            self.board_view.setFocus(Qt.FocusReason.TabFocusReason)
 
     def _toggle_keys(self) -> None:
         self.keys_label.setVisible(not self.keys_label.isVisible())
