@@ -29,6 +29,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bench_live",
     "detect",
     "bench_vision",
+    "lightup",
+    "analyze",
+    "bench_lightup",
 )
 
 EXIT_USAGE = 2

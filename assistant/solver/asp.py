@@ -1,0 +1,144 @@
+"""Optional answer-set engine: the board as an ASP program for clingo that minimises the
+total number of presses (``solve --engine clingo``; ``pip install .[asp]``).
+
+Encoding (Gebser, Kaminski, Kaufmann and Schaub, "Answer Set Solving in Practice", 2012,
+for the language; the Lights Out model is the usual one over Z_k):
+
+* ``p(C, J)``: present cell C is pressed J times, 1 <= J <= k-1 (no atom: 0 presses);
+  a choice rule allows at most one J per cell;
+* ``ok(C)`` holds when the presses on C and its present neighbours, summed with the
+  ``#sum`` aggregate into S, satisfy ``S mod k = (objective - state) mod k``;
+  an integrity constraint requires ``ok(C)`` for every cell;
+* ``#minimize { J,C : p(C,J) }``: fewest total presses (pressing j times costs j).
+
+clingo's branch-and-bound optimisation proves the optimum when its search is exhausted;
+only then is ``minimal`` True. The solution count, nullity and kernel of the returned
+:class:`~assistant.solver.engine.Solution` come from the internal engine (clingo only
+gives one optimal press grid), and so does the reason when the board is unsolvable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assistant.errors import UserError
+from assistant.puzzle import Board
+from assistant.solver.engine import Solution, solve
+
+__all__ = ["AspError", "clingo_available", "encode_board", "solve_with_clingo"]
+
+_INSTALL = "install the asp extra: pip install .[asp]"
+
+
+class AspError(UserError):
+    """clingo is missing or gave no answer in time; one sentence."""
+
+
+def clingo_available() -> bool:
+    """True when the optional ``clingo`` package can be imported."""
+    try:
+        import clingo  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def encode_board(board: Board) -> str:
+    """The ASP program (facts and rules) for one board."""
+    if not isinstance(board, Board):
+        raise AspError("Give a Lights Out board to encode.")
+    k = board.k
+    target = board.target_delta()
+    present = board.present
+    rows, cols = board.shape
+    facts = [f"k({k})."]
+    for r in range(rows):
+        for c in range(cols):
+            if not present[r, c]:
+                continue
+            cell = r * cols + c
+            facts.append(f"cell({cell}). need({cell},{int(target[r, c])}).")
+            for dr, dc in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < rows and 0 <= cc < cols and present[rr, cc]:
+                    facts.append(f"nb({cell},{rr * cols + cc}).")
+    rules = """
+{ p(C,J) : J = 1..K-1 } 1 :- cell(C), k(K).
+ok(C) :- need(C,T), k(K), S = #sum { J,D : nb(C,D), p(D,J) }, S \\ K = T.
+:- cell(C), not ok(C).
+#minimize { J,C : p(C,J) }.
+#show p/2.
+"""
+    return "\n".join(facts) + rules
+
+
+def solve_with_clingo(board: Board, *, seconds: float | None = None) -> Solution:
+    """Fewest-press solution found by clingo (see the module docstring).
+
+    Parameters
+    ----------
+    board : the position.
+    seconds : time allowed to clingo (None: until the optimum is proven); when it runs
+        out, the best grid found so far is returned with ``minimal=False``.
+
+    Returns
+    -------
+    Solution : ``method="clingo"``; presses from clingo, counts and kernel from the
+        internal engine.
+
+    Raises
+    ------
+    AspError : clingo is not installed, or found no solution within ``seconds`` although
+        one exists.
+    """
+    if not isinstance(board, Board):
+        raise AspError("Give a Lights Out board to solve with clingo.")
+    if seconds is not None and not seconds > 0:
+        raise AspError(f"The time allowed to clingo must be positive, not {seconds}.")
+    try:
+        import clingo
+    except ImportError as error:
+        raise AspError(f"The clingo engine is not available: {_INSTALL}.") from error
+    reference = solve(board, minimize=False)
+    control = clingo.Control(["--opt-mode=opt", "--warn=none"])
+    control.add("base", [], encode_board(board))
+    control.ground([("base", [])])
+    best: list[list[clingo.Symbol]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        best.append(model.symbols(shown=True))
+
+    with control.solve(on_model=on_model, async_=True) as handle:
+        if not handle.wait(seconds):
+            handle.cancel()
+        result = handle.get()
+    if result.unsatisfiable and reference.solvable:
+        raise AssertionError("clingo and the internal engine disagree on solvability")
+    if not reference.solvable:
+        # Proven unsolvable by clingo, or by the engine when clingo ran out of time.
+        return Solution(
+            board, False, None, False, 0, reference.kernel, reference.reason, "clingo",
+            reference.certificate,
+        )
+    if not best:
+        raise AspError(
+            f"clingo found no presses within {seconds} seconds: allow more time or use the "
+            "internal engine."
+        )
+    presses = np.zeros(board.shape, dtype=np.int64)
+    cols = board.cols
+    for symbol in best[-1]:
+        cell, times = (arg.number for arg in symbol.arguments)
+        presses[cell // cols, cell % cols] = times
+    if not board.apply(presses).is_solved():
+        raise AssertionError("clingo's presses must solve the board")
+    return Solution(
+        board,
+        True,
+        presses,
+        bool(result.exhausted),
+        reference.solutions,
+        reference.kernel,
+        None,
+        "clingo",
+    )
