@@ -25,7 +25,10 @@ from assistant.settings import Settings, load_settings
 __all__ = ["HELP", "NAME", "add_arguments", "board_from_args", "main", "run"]
 
 NAME = "manual"
-HELP = "Open the manual-entry window: the ToA room or any Lights Out grid up to 100x100."
+HELP = (
+    "Open the manual-entry window: the ToA room, any Lights Out grid up to 100x100, "
+    "and a Light Up page."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
