@@ -1,0 +1,148 @@
+"""The ``lightup``, ``analyze`` and ``bench-lightup`` commands through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import shared_file
+
+from assistant.cli import main
+from assistant.lightup import check_lightup, parse_lightup
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, text: str, name: str = "p.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_solve_reference_puzzle_keeps_the_header(capsys) -> None:
+    path = shared_file("lightup", "puzzle10.txt")
+    code, out, err = run(capsys, "lightup", "solve", str(path))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "10 10" and lines[-1] == "unique"
+    solved, lamps = parse_lightup("\n".join(lines[:-1]))
+    reference = parse_lightup(shared_file("lightup", "puzzle10.solution.txt").read_text())
+    assert (solved, lamps) == reference
+
+
+def test_solve_without_header_and_not_unique(capsys, tmp_path) -> None:
+    code, out, _ = run(capsys, "lightup", "solve", write(tmp_path, "...\n#.#\n"))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[-1] == "not unique (at least 2 solutions)"
+    puzzle, lamps = parse_lightup("\n".join(lines[:-1]))
+    assert len(lines) == 3 and check_lightup(puzzle, lamps) is None
+
+
+def test_count(capsys, tmp_path) -> None:
+    path = write(tmp_path, "....\n")
+    code, out, _ = run(capsys, "lightup", "solve", path, "--count")
+    assert code == 0 and out.splitlines()[-1] == "4 solutions"
+    code, out, _ = run(capsys, "lightup", "solve", path, "--count", "3")
+    assert code == 0 and out.splitlines()[-1] == "at least 3 solutions (stopped at the bound)"
+    code, out, _ = run(capsys, "lightup", "solve", write(tmp_path, "1#\n..\n", "u.txt"), "--count")
+    assert code == 0 and out.splitlines()[-1] == "1 solution"
+
+
+def test_no_solution_exits_1(capsys, tmp_path) -> None:
+    code, out, _ = run(capsys, "lightup", "solve", write(tmp_path, "4.\n..\n"))
+    assert code == 1 and out == "no solution\n"
+    code, out, _ = run(capsys, "lightup", "solve", write(tmp_path, "4.\n..\n"), "--json")
+    assert code == 1 and json.loads(out)["solvable"] is False
+
+
+def test_solve_json(capsys, tmp_path) -> None:
+    code, out, _ = run(capsys, "lightup", "solve", write(tmp_path, "2 2\n1#\n..\n"), "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["unique"] and payload["count"] == 1 and payload["exact"]
+    assert payload["solution"] == "2 2\n1#\nL.\n"
+    assert check_lightup(*parse_lightup(payload["solution"])) is None
+
+
+def test_check(capsys, tmp_path) -> None:
+    solution = str(shared_file("lightup", "puzzle3.solution.txt"))
+    code, out, _ = run(capsys, "lightup", "check", solution)
+    assert (code, out) == (0, "valid\n")
+    code, out, _ = run(capsys, "lightup", "check", write(tmp_path, "L.L\n#2#\n"))
+    assert (code, out) == (1, "lamps at 1,1 and 1,3 see each other\n")
+    code, out, _ = run(capsys, "lightup", "check", write(tmp_path, "L#.\n.2.\n"))
+    assert (code, out) == (1, "cell 1,3 is dark\n")
+    code, out, _ = run(capsys, "lightup", "check", write(tmp_path, "L#L\n.2.\n"))
+    assert (code, out) == (1, "number at 2,2 wants 2 and has 0\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("...\n..\n", "Row 2 has 2 cells"),
+        ("..\n.?\n", "Unknown character '?' at row 2, column 2"),
+        ("2 3\n...\n", "The header says 2 rows but the grid has 1."),
+    ],
+)
+@pytest.mark.parametrize("verb", ["check", "solve"])
+def test_malformed_input_exits_2_with_one_sentence(capsys, tmp_path, text, words, verb) -> None:
+    code, out, err = run(capsys, "lightup", verb, write(tmp_path, text))
+    assert code == 2 and out == ""
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file_and_missing_verb(capsys, tmp_path) -> None:
+    code, _, err = run(capsys, "lightup", "solve", str(tmp_path / "nope.txt"))
+    assert code == 2 and "nope.txt" in err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["lightup"])
+    assert exit_info.value.code == 2
+
+
+def test_analyze_text_and_json(capsys) -> None:
+    code, out, _ = run(capsys, "analyze", "--rows", "3", "--cols", "3", "--holes", "2,2")
+    assert code == 0
+    # The ToA room: every one of the 2^8 positions is solvable, all-off needs all 8 plates.
+    assert "solvable states: 256 of 256 (kernel size 1)" in out
+    assert "max presses: 8, e.g. board 000/0#0/000 (presses 111/1#1/111)" in out
+    assert "all-off to all-on: 8 presses (proven)" in out
+    argv = ["--rows", "2", "--cols", "3", "--states", "3", "--objective", "0", "--json"]
+    code, out, _ = run(capsys, "analyze", *argv)
+    payload = json.loads(out)
+    assert code == 0 and payload["solvable_states"] == sum(payload["histogram"])
+    assert payload["max_presses"] == len(payload["histogram"]) - 1
+    assert len(payload["example"].split("/")) == 2 and payload["objective"] == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--rows", "7", "--cols", "7"], "2^49 = 562,949,953,421,312 press grids"),
+        (["--rows", "3", "--cols", "3", "--holes", "4,1"], "The hole 4,1 is outside the 3x3 grid."),
+        (["--rows", "3", "--cols", "3", "--holes", "a"], "not a row,column pair"),
+        (["--rows", "0", "--cols", "3"], "at least one row"),
+        (["--rows", "2", "--cols", "2", "--states", "1"], "number of states"),
+    ],
+)
+def test_analyze_refusals_exit_2(capsys, argv, words) -> None:
+    code, out, err = run(capsys, "analyze", *argv)
+    assert code == 2 and out == "" and words in err and err.count("\n") == 1
+
+
+def test_bench_lightup_prints_one_line_per_case(capsys) -> None:
+    code, out, _ = run(
+        capsys, "bench-lightup", "--sizes", "8", "12", "--puzzles", "1", "--repeat", "1", "--json"
+    )
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["case"] for line in lines] == ["lightup-8x8", "lightup-12x12"]
+    assert all(line["verified"] and line["seconds"] > 0 for line in lines)
+    code, out, _ = run(capsys, "bench-lightup", "--sizes", "6", "--puzzles", "1", "--repeat", "1")
+    assert code == 0 and out.startswith("lightup-6x6: median ") and out.count("\n") == 1
+    code, _, err = run(capsys, "bench-lightup", "--puzzles", "0")
+    assert code == 2 and "--puzzles must be at least 1" in err
