@@ -176,3 +176,41 @@ def test_random_solvable_boards_are_seeded_and_solvable() -> None:
 def test_too_many_states_is_refused_with_a_sentence() -> None:
     with pytest.raises(BoardError, match="states"):
         solve(Board.from_arrays(np.zeros((2, 2), dtype=np.int64), k=2**31 + 1, objective=0))
+
+
+def test_eliminating_chase_agrees_with_the_plain_chase_over_prime_powers() -> None:
+    from assistant.solver.eliminating import solve_eliminating
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    while checked < 400:
+        rows, cols = (int(v) for v in rng.integers(1, 8, size=2))
+        k = int(rng.choice([3, 4, 5, 8, 9, 25, 27]))
+        present = rng.random((rows, cols)) > rng.random() * 0.5
+        if not present.any():
+            continue
+        checked += 1
+        board = Board.from_arrays(
+            rng.integers(0, k, (rows, cols)) * present, present, k, int(rng.integers(0, k))
+        )
+        p, e = next((q, a) for q in (2, 3, 5) for a in range(1, 4) if q**a == k)
+        result = solve_eliminating(board.target_delta(), present, p, e)
+        chase = reduce_by_chasing(board.target_delta(), present, k)
+        reference = solve_mod(chase.matrix, chase.rhs, k)
+        assert (result.presses is not None) == reference.solvable
+        assert sorted(result.orders) == sorted(reference.orders)
+        if result.presses is not None:
+            assert board.apply(result.presses).is_solved()
+        for generator, order in zip(result.generators, result.orders, strict=True):
+            assert _quiet(board, generator) and generator.any()
+            assert not (generator * order % k).any()
+
+
+@pytest.mark.parametrize("k", [3, 4, 6, 12])
+def test_hundred_by_hundred_with_holes_and_many_states(k: int) -> None:
+    rng = np.random.default_rng(k)
+    present = rng.random((100, 100)) >= 0.1
+    board = random_solvable_board(100, 100, k, present=present, seed=rng)
+    solution = solve(board)
+    assert solution.method == "chase-eliminating"
+    assert board.apply(solution.presses).is_solved()

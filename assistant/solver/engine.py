@@ -6,12 +6,15 @@ Methods (all exact, integers only):
   Light chasing leaves one row of unknowns, and the left-over system is a polynomial
   in the path matrix (Chebyshev-like), so it is solved by a polynomial gcd in
   GF(p)[y] instead of matrix elimination. See :mod:`assistant.solver.rectangle`.
-- ``chase-gf2``: two states with holes, large boards: row chasing with bit-packed rows
-  and on-the-fly elimination of each left-over equation. See
-  :mod:`assistant.solver.packed`.
-- ``chase``: everything else: row chasing to a small system, then Smith-form
-  elimination over Z_k split by CRT into prime powers. See :mod:`assistant.solver.chase`
-  and :mod:`assistant.solver.modular`.
+- ``chase-gf2``: two states with holes: row chasing with bit-packed rows and on-the-fly
+  elimination of each left-over equation. See :mod:`assistant.solver.packed`.
+- ``chase-eliminating``: holes and any other number of states: the same chase over
+  Z_{p^e} with integer rows, eliminating on a unit coefficient and deferring the rest to a
+  final Smith-form elimination (:mod:`assistant.solver.eliminating`,
+  :mod:`assistant.solver.modular`).
+
+Every method works per prime power of k; the parts are joined by the Chinese remainder
+theorem.
 
 Fewest presses: see :mod:`assistant.solver.minimize`.
 """
@@ -24,9 +27,10 @@ from math import prod
 import numpy as np
 
 from assistant.puzzle import Board, BoardError, format_grid
-from assistant.solver.chase import count_free, reduce_by_chasing
+from assistant.solver.chase import count_free
+from assistant.solver.eliminating import solve_eliminating
 from assistant.solver.minimize import EXHAUSTIVE_LIMIT, fewest_presses
-from assistant.solver.modular import MAX_MODULUS, ModularSystem, factorize, solve_mod
+from assistant.solver.modular import MAX_MODULUS, ModularSystem, factorize
 from assistant.solver.packed import solve_packed_gf2
 from assistant.solver.rectangle import solve_rectangle_gf2, solve_rectangle_mod
 
@@ -36,8 +40,6 @@ __all__ = ["Kernel", "Solution", "kernel_of", "solve"]
 _LOCAL_SEARCH_MAX_CELLS = 250_000
 #: Quiet patterns are materialised only while cells x generators stays below this.
 KERNEL_CELL_LIMIT = 50_000_000
-#: The generic chase keeps rows x cols x free-variable coefficients in memory.
-_CHASE_MAX_ENTRIES = 60_000_000
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,7 @@ def solve(
         target = orient(board.target_delta())
     want = quiet_patterns or minimize
     x0, generators, orders, method = _solve_oriented(target, present, full, board.k, want)
-    if x0 is None and generators is None and not want and orders:
+    if x0 is None and not want and orders:
         x0, generators, orders, method = _solve_oriented(target, present, full, board.k, True)
     kernel = Kernel(
         board.k,
@@ -241,32 +243,10 @@ class _Unequal:
 def _solve_oriented(
     target: np.ndarray, present: np.ndarray, full: bool, k: int, want_kernel: bool
 ) -> tuple[np.ndarray | None, list[np.ndarray] | None, list[int], str]:
-    """Route to a method; returns ``(x0 or None, kernel generators or None, orders, method)``."""
-    if full:
-        return _solve_rectangle(target, k, want_kernel)
-    if k == 2:
-        packed = solve_packed_gf2(target, present, want_kernel=want_kernel)
-        generators = packed.kernel if want_kernel or packed.presses is None else None
-        if generators is not None:
-            generators = [g.astype(np.int64) for g in generators]
-        return packed.presses, generators, [2] * packed.nullity, "chase-gf2"
-    free = count_free(present)
-    if present.size * (free + 1) > _CHASE_MAX_ENTRIES:
-        raise BoardError(
-            f"This {present.shape[0]}x{present.shape[1]} board with holes needs {free} free "
-            f"variables, more than the engine can hold in memory for {k} states."
-        )
-    chase = reduce_by_chasing(target, present, k)
-    reduced = solve_mod(chase.matrix, chase.rhs, k)
-    generators = [chase.expand(g, homogeneous=True) for g in reduced.generators]
-    x0 = chase.expand(reduced.particular) if reduced.solvable else None
-    return x0, generators, list(reduced.orders), "chase"
+    """Route to a method per prime power of k and join the parts by CRT.
 
-
-def _solve_rectangle(
-    target: np.ndarray, k: int, want_kernel: bool
-) -> tuple[np.ndarray | None, list[np.ndarray] | None, list[int], str]:
-    """Full rectangle: the polynomial method per prime power of k, joined by CRT."""
+    Returns ``(x0 or None, kernel generators or None, orders, method)``.
+    """
     factors = factorize(k)
     cells = target.size
     presses = None if len(factors) == 1 else np.zeros(target.shape, dtype=np.int64)
@@ -276,28 +256,48 @@ def _solve_rectangle(
     for p, e in factors:
         q = p**e
         want = cells <= KERNEL_CELL_LIMIT and generators is not None
-        if q == 2:
-            part = solve_rectangle_gf2(target if k == 2 else target % 2, want_kernel=want)
-        else:
-            part = solve_rectangle_mod((target % q).astype(np.int64), p, e, want_kernel=want)
-        orders.extend(part.kernel_orders)
-        idempotent = (k // q) * pow(k // q, -1, q) % k
+        part_target = target if k == 2 else target % q
+        part_presses, part_kernel, part_orders = _solve_part(part_target, present, full, p, e, want)
+        orders.extend(part_orders)
+        idempotent = (k // q) * pow(k // q, -1, q) % k  # 1 mod q, 0 mod the other parts
         if want and generators is not None:
             generators.extend(
-                g if idempotent == 1 else (g.astype(np.int64) * idempotent) % k for g in part.kernel
+                g if idempotent == 1 else (g.astype(np.int64) * idempotent) % k for g in part_kernel
             )
-        elif part.kernel_orders:
+        elif part_orders:
             generators = None
-        if part.presses is None:
+        if part_presses is None:
             solvable = False
         elif len(factors) == 1:
-            presses = part.presses
+            presses = part_presses
         elif presses is not None:
-            presses = (presses + part.presses.astype(np.int64) * idempotent) % k
+            presses = (presses + part_presses.astype(np.int64) * idempotent) % k
     if generators is not None and cells * len(generators) > KERNEL_CELL_LIMIT:
         generators = None
-    method = "rectangle-gf2" if k == 2 else "rectangle-poly"
+    if full:
+        method = "rectangle-gf2" if k == 2 else "rectangle-poly"
+    else:
+        method = "chase-gf2" if k == 2 else "chase-eliminating"
     return (presses if solvable else None), generators, orders, method
+
+
+def _solve_part(
+    target: np.ndarray, present: np.ndarray, full: bool, p: int, e: int, want_kernel: bool
+) -> tuple[np.ndarray | None, list[np.ndarray], list[int]]:
+    """One prime power p^e: ``(presses or None, kernel generators, their orders)``."""
+    if full and p**e == 2:
+        part = solve_rectangle_gf2(target, want_kernel=want_kernel)
+        return part.presses, part.kernel, part.kernel_orders
+    if full:
+        part = solve_rectangle_mod(
+            np.asarray(target, dtype=np.int64), p, e, want_kernel=want_kernel
+        )
+        return part.presses, part.kernel, part.kernel_orders
+    if p**e == 2:
+        packed = solve_packed_gf2(target, present, want_kernel=want_kernel)
+        return packed.presses, packed.kernel, [2] * packed.nullity
+    part = solve_eliminating(target, present, p, e)
+    return part.presses, part.generators, part.orders
 
 
 def _certificate(kernel: Kernel, target: np.ndarray) -> np.ndarray | None:
