@@ -10,6 +10,7 @@ reader never samples (:data:`assistant.vision.geometry.MARK_INNER_RADIUS` and
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,6 +31,8 @@ from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, Grid
 from assistant.vision.reader import Reading, read_frame
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
+
+log = logging.getLogger(__name__)
 
 #: Frames a new reading must persist before it is shown (no flicker).
 STABLE_FRAMES = 2
@@ -274,6 +277,7 @@ class LiveLoop:
             frame = self.grabber.grab(grab_area)
         except Exception as error:  # mss raises its own errors; keep going, say so
             self.failures += 1
+            log.warning("grab of %s failed (%d in a row): %s", grab_area, self.failures, error)
             return LiveState(
                 "error",
                 f"Could not capture the game window ({error.__class__.__name__}); retrying.",
