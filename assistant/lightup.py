@@ -37,8 +37,9 @@ groups already solved (component caching, Sang et al., 2004), and their solution
 multiply. Without it, a wrong choice in one corner would only be undone after every
 combination elsewhere had been tried.
 
-When propagation stops, the solver branches on the dark cell with the fewest candidate
-lamp positions (the "most constrained variable" rule), splitting on which candidate is
+When propagation stops, the solver branches on a dark cell with few candidate lamp
+positions (the "most constrained variable" rule, looked for in reading order near the
+search front), splitting on which candidate is
 the *first* lamp among them: branch i has lamps forbidden on candidates ``1..i-1`` and a
 lamp on candidate ``i``. The branches are disjoint and cover every solution, so counting
 leaves counts solutions exactly; a puzzle is proven unique by exhausting the search
@@ -330,6 +331,8 @@ def check_lightup(puzzle: LightUpPuzzle, lamps: Iterable[tuple[int, int]]) -> st
 # -- solver ----------------------------------------------------------------------------
 
 _UNKNOWN, _OFF, _ON = -1, 0, 1
+#: Dark cells examined when choosing where to branch (see _pick_dark_cell).
+_PICK_WINDOW = 64
 
 
 class _Structure:
@@ -395,7 +398,7 @@ class _Structure:
 class _State:
     """The changing part of the search: copied at every branch (cheap flat lists)."""
 
-    __slots__ = ("num_free", "num_lamps", "seg_free", "seg_lamp", "value")
+    __slots__ = ("dark", "num_free", "num_lamps", "seg_free", "seg_lamp", "value")
 
     def __init__(self, s: _Structure | None = None) -> None:
         if s is None:
@@ -405,6 +408,8 @@ class _State:
         self.seg_lamp = [False] * len(s.segments)
         self.num_lamps = [0] * len(s.number_want)
         self.num_free = [len(around) for around in s.number_cells]
+        #: Number of empty cells no lamp lights yet (all of the puzzle, not one group).
+        self.dark = len(s.cells)
 
     def copy(self) -> _State:
         other = _State()
@@ -413,6 +418,7 @@ class _State:
         other.seg_lamp = self.seg_lamp.copy()
         other.num_lamps = self.num_lamps.copy()
         other.num_free = self.num_free.copy()
+        other.dark = self.dark
         return other
 
 
@@ -447,6 +453,7 @@ def _propagate(
             if v == _ON:
                 num_lamps[j] += 1
         if v == _ON:
+            st.dark -= _newly_lit(s, seg_lamp, rs, cs)
             seg_lamp[rs] = True
             seg_lamp[cs] = True
         if trail is not None:
@@ -484,6 +491,15 @@ def _propagate(
     return True
 
 
+def _newly_lit(s: _Structure, seg_lamp: list[bool], rs: int, cs: int) -> int:
+    """How many cells a lamp on segments ``rs`` and ``cs`` lights that nothing else does
+    (with neither segment holding a lamp in ``seg_lamp``)."""
+    row_seg, col_seg = s.row_seg, s.col_seg
+    count = sum(1 for x in s.segments[rs] if not seg_lamp[col_seg[x]])
+    count += sum(1 for x in s.segments[cs] if not seg_lamp[row_seg[x]])
+    return count - 1  # the lamp's own cell is in both segments
+
+
 def _undo(s: _Structure, st: _State, trail: list[int]) -> None:
     """Take back the assignments recorded in ``trail`` (latest first)."""
     value, seg_free, seg_lamp = st.value, st.seg_free, st.seg_lamp
@@ -502,6 +518,7 @@ def _undo(s: _Structure, st: _State, trail: list[int]) -> None:
         if on:
             seg_lamp[rs] = False
             seg_lamp[cs] = False
+            st.dark += _newly_lit(s, seg_lamp, rs, cs)
 
 
 def _probe(s: _Structure, st: _State, scope: list[int]) -> bool:
@@ -598,17 +615,33 @@ def _components(s: _Structure, st: _State, dark: list[int]) -> list[list[int]]:
     return sorted(groups.values(), key=len)
 
 
-def _pick_dark_cell(s: _Structure, st: _State, dark: list[int]) -> int:
-    """The dark cell with the fewest candidate lamp positions (first one with two)."""
-    value, seg_free, row_seg, col_seg = st.value, st.seg_free, s.row_seg, s.col_seg
-    best, best_free = dark[0], 1 << 30
-    for y in dark:
-        free = seg_free[row_seg[y]] + seg_free[col_seg[y]] - (value[y] == _UNKNOWN)
+def _pick_dark_cell(s: _Structure, st: _State, scope: list[int]) -> tuple[int | None, int]:
+    """A dark cell of ``scope`` with few candidate lamp positions, and the index of the
+    first dark cell of ``scope`` (every cell before it is lit, for good in this branch);
+    ``(None, len(scope))`` when all are lit.
+
+    The cell is the first one with two candidates or fewer, else the one with the
+    fewest among the first :data:`_PICK_WINDOW` dark cells: scanning every cell for the
+    true minimum made open puzzles (long segments, few numbers) cost O(cells) per node.
+    """
+    value, seg_free, seg_lamp = st.value, st.seg_free, st.seg_lamp
+    row_seg, col_seg = s.row_seg, s.col_seg
+    best, best_free, first, seen = None, 1 << 30, len(scope), 0
+    for n, y in enumerate(scope):
+        ry, cy = row_seg[y], col_seg[y]
+        if seg_lamp[ry] or seg_lamp[cy]:
+            continue
+        if best is None:
+            first = n
+        free = seg_free[ry] + seg_free[cy] - (value[y] == _UNKNOWN)
         if free < best_free:
             best, best_free = y, free
             if free <= 2:
                 break
-    return best
+        seen += 1
+        if seen >= _PICK_WINDOW:
+            break
+    return best, first
 
 
 def _lamps_of(st: _State) -> frozenset[int]:
@@ -658,64 +691,114 @@ class _Search:
         self.cache[key] = (added, exhausted)
         return added
 
+    def _split(
+        self,
+        st: _State,
+        groups: list[list[int]],
+        wanted: int,
+        base: frozenset[int],
+        stack: list,
+        solutions: list[frozenset[int]],
+        limit: int,
+    ) -> bool:
+        """Solve independent groups (see the class docstring); True when ``solutions``
+        reached ``limit``. The largest group may be pushed on ``stack`` instead."""
+        parts: list[list[frozenset[int]]] = []
+        for group in groups[:-1]:
+            found = self.group(st.copy(), group, wanted, base)
+            if not found:
+                return False
+            parts.append(found)
+        if self.collect is not None:
+            self.collect.extend((base | p[0], base | p[1]) for p in parts if len(p) > 1)
+            parts = [p[:1] for p in parts]
+        if all(len(p) == 1 for p in parts):
+            fixed = frozenset().union(*(p[0] for p in parts))
+            # Split again once a tenth of the largest group is lit (the fixed groups
+            # get lit by the moves themselves).
+            split_at = st.dark - sum(map(len, groups[:-1])) - max(1, len(groups[-1]) // 10)
+            stack.append((st, [(x, _ON) for x in fixed], groups[-1], False, split_at, False))
+            return False
+        # The small groups already give `others` combinations.
+        others = math.prod(len(p) for p in parts)
+        parts.append(self.group(st, groups[-1], -(-wanted // others), base))
+        for combo in itertools.product(*parts):
+            solutions.append(base.union(*combo))
+            if len(solutions) >= limit:
+                return True
+        return False
+
     def run(
-        self, st: _State, queue: list[tuple[int, int]], scope: list[int], limit: int
+        self,
+        st: _State,
+        queue: list[tuple[int, int]],
+        scope: list[int],
+        limit: int,
+        probe_all: bool = False,
     ) -> tuple[list[frozenset[int]], bool]:
-        """Up to ``limit`` full lamp sets below ``st`` (branching only on ``scope``)."""
+        """Up to ``limit`` full lamp sets below ``st`` (branching only on ``scope``).
+
+        Probing covers the whole scope when ``probe_all``, otherwise only the cells
+        next to what the node's own propagation changed (a probe far from any change
+        would fail exactly as it did in the parent). The split into groups is tried
+        again once a tenth of the scope's dark cells have been lit, not at every node;
+        the scope sheds its lit cells as the search goes down.
+        """
         s = self.s
         solutions: list[frozenset[int]] = []
-        stack: list[tuple[_State, list[tuple[int, int]], list[int]]] = [(st, queue, scope)]
+        # Entries: state, moves, scope, probe everything, split threshold, copy first.
+        # Sibling branches share their parent's state and copy it only when visited.
+        stack: list[tuple[_State, list[tuple[int, int]], list[int], bool, float, bool]] = [
+            (st, queue, scope, probe_all, math.inf, False)
+        ]
         while stack:
-            st, queue, scope = stack.pop()
+            st, queue, scope, full, split_at, shared = stack.pop()
+            if shared:
+                st = st.copy()
             self.nodes += 1
-            if not _propagate(s, st, queue) or not _probe(s, st, scope):
+            trail: list[int] = []
+            if not _propagate(s, st, queue, trail):
                 continue
-            dark = _dark_cells(s, st, scope)
-            if not dark:
+            if not _probe(s, st, scope if full else _region(s, trail)):
+                continue
+            y, first = _pick_dark_cell(s, st, scope)
+            if y is None:
                 solutions.append(_lamps_of(st))
                 if len(solutions) >= limit:
                     return solutions, False
                 continue
-            groups = _components(s, st, dark)
-            if len(groups) > 1:
-                wanted = limit - len(solutions)
-                base = _lamps_of(st)
-                parts: list[list[frozenset[int]]] = []
-                for group in groups[:-1]:
-                    found = self.group(st.copy(), group, wanted, base)
-                    if not found:
-                        parts = []
-                        break
-                    parts.append(found)
-                else:
-                    if self.collect is not None:
-                        self.collect.extend((base | p[0], base | p[1]) for p in parts if len(p) > 1)
-                        parts = [p[:1] for p in parts]
-                    if all(len(p) == 1 for p in parts):
-                        fixed = frozenset().union(*(p[0] for p in parts))
-                        stack.append((st, [(x, _ON) for x in fixed], groups[-1]))
-                        continue
-                    # The small groups already give `others` combinations.
-                    others = math.prod(len(p) for p in parts)
-                    last = self.group(st, groups[-1], -(-wanted // others), base)
-                    parts.append(last)
-                    for combo in itertools.product(*parts):
-                        solutions.append(base.union(*combo))
-                        if len(solutions) >= limit:
-                            return solutions, False
-                    # Reaching here means every group was exhausted below the limit.
-                continue
-            y = _pick_dark_cell(s, st, dark)
+            scope = scope[first:]
+            if st.dark <= split_at:
+                scope = _dark_cells(s, st, scope)
+                groups = _components(s, st, scope)
+                if len(groups) > 1:
+                    wanted = limit - len(solutions)
+                    base = _lamps_of(st)
+                    if self._split(st, groups, wanted, base, stack, solutions, limit):
+                        return solutions, False
+                    continue
+                split_at = st.dark - max(1, len(scope) // 10)
             candidates = _candidates(s, st, y)
             branches = []
             for n, x in enumerate(candidates):
-                child = st.copy() if n < len(candidates) - 1 else st
                 moves = [(c, _OFF) for c in candidates[:n]]
                 moves.append((x, _ON))
-                branches.append((child, moves, scope))
+                branches.append((st, moves, scope, False, split_at, n < len(candidates) - 1))
             # Depth first, first candidate first.
             stack.extend(reversed(branches))
         return solutions, True
+
+
+def _region(s: _Structure, trail: list[int]) -> list[int]:
+    """The cells whose candidates or numbers the assignments in ``trail`` touched."""
+    seen: dict[int, None] = {}
+    segments, row_seg, col_seg = s.segments, s.row_seg, s.col_seg
+    for i in trail:
+        seen.update(dict.fromkeys(segments[row_seg[i]]))
+        seen.update(dict.fromkeys(segments[col_seg[i]]))
+        for j in s.cell_numbers[i]:
+            seen.update(dict.fromkeys(s.number_cells[j]))
+    return list(seen)
 
 
 def solve_lightup(puzzle: LightUpPuzzle, *, limit: int = 2) -> LightUpResult:
@@ -739,7 +822,9 @@ def solve_lightup(puzzle: LightUpPuzzle, *, limit: int = 2) -> LightUpResult:
     if queue is None:
         return LightUpResult([], 0, True)
     search = _Search(s)
-    found, exhausted = search.run(_State(s), queue, list(range(len(s.cells))), limit)
+    found, exhausted = search.run(
+        _State(s), queue, list(range(len(s.cells))), limit, probe_all=True
+    )
     solutions = [frozenset(s.cells[i] for i in sol) for sol in found]
     return LightUpResult(solutions, len(solutions), exhausted, search.nodes)
 
@@ -766,7 +851,7 @@ def _ambiguities(puzzle: LightUpPuzzle) -> list[tuple[frozenset[tuple[int, int]]
         return []
     search = _Search(s)
     search.collect = []
-    found, _ = search.run(_State(s), queue, list(range(len(s.cells))), 2)
+    found, _ = search.run(_State(s), queue, list(range(len(s.cells))), 2, probe_all=True)
     pairs = [tuple(found)] if len(found) == 2 else []
     pairs.extend(search.collect)
     return [tuple(frozenset(s.cells[i] for i in sol) for sol in pair) for pair in pairs]
