@@ -1,4 +1,4 @@
-"""The ``lightup``, ``analyze`` and ``bench-lightup`` commands through the real CLI."""
+"""The ``lightup`` and ``bench-lightup`` commands through the real CLI."""
 
 from __future__ import annotations
 
@@ -102,36 +102,6 @@ def test_missing_file_and_missing_verb(capsys, tmp_path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["lightup"])
     assert exit_info.value.code == 2
-
-
-def test_analyze_text_and_json(capsys) -> None:
-    code, out, _ = run(capsys, "analyze", "--rows", "3", "--cols", "3", "--holes", "2,2")
-    assert code == 0
-    # The ToA room: every one of the 2^8 positions is solvable, all-off needs all 8 plates.
-    assert "solvable states: 256 of 256 (kernel size 1)" in out
-    assert "max presses: 8, e.g. board 000/0#0/000 (presses 111/1#1/111)" in out
-    assert "all-off to all-on: 8 presses (proven)" in out
-    argv = ["--rows", "2", "--cols", "3", "--states", "3", "--objective", "0", "--json"]
-    code, out, _ = run(capsys, "analyze", *argv)
-    payload = json.loads(out)
-    assert code == 0 and payload["solvable_states"] == sum(payload["histogram"])
-    assert payload["max_presses"] == len(payload["histogram"]) - 1
-    assert len(payload["example"].split("/")) == 2 and payload["objective"] == 0
-
-
-@pytest.mark.parametrize(
-    ("argv", "words"),
-    [
-        (["--rows", "7", "--cols", "7"], "2^49 = 562,949,953,421,312 press grids"),
-        (["--rows", "3", "--cols", "3", "--holes", "4,1"], "The hole 4,1 is outside the 3x3 grid."),
-        (["--rows", "3", "--cols", "3", "--holes", "a"], "not a row,column pair"),
-        (["--rows", "0", "--cols", "3"], "at least one row"),
-        (["--rows", "2", "--cols", "2", "--states", "1"], "number of states"),
-    ],
-)
-def test_analyze_refusals_exit_2(capsys, argv, words) -> None:
-    code, out, err = run(capsys, "analyze", *argv)
-    assert code == 2 and out == "" and words in err and err.count("\n") == 1
 
 
 def test_bench_lightup_prints_one_line_per_case(capsys) -> None:
