@@ -33,6 +33,7 @@ __all__ = [
     "Look",
     "classify",
     "point_features",
+    "sector_colour",
     "toa_chroma",
 ]
 
@@ -68,6 +69,14 @@ _PART_TOLERANCE = 0.8
 # threshold and no further than _PART_REACH of the gap beyond the look's extreme.
 _PART_GUARD = 0.2
 _PART_REACH = 0.35
+# A cell is read from at least this many sectors that agree (of 4).
+_MIN_VISIBLE_PARTS = 2
+# A sector whose points spread (interquartile, any channel) over more than this share of
+# the colour difference between the looks holds two colours: part of it is hidden.
+_MIX_SPREAD = 0.6
+_MIX_OVER_TYPICAL = 2.5
+# Degrees of hue a ToA sector may differ from the frame's typical diamond.
+_HUE_TOLERANCE = 12.0
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
 _GAP_OVER_SPREAD = 1.5
 
@@ -83,6 +92,16 @@ class Decision:
     reason: str | None = None
     bad_cell: int | None = None
     method: str = "contrast"
+
+
+def sector_colour(pixels: np.ndarray) -> np.ndarray:
+    """The colour of one sector of each cell, (cells, points, 3) -> (cells, 3): the mean of
+    the middle half of its points per channel. Averaging evens out pixel noise and JPEG
+    ringing; dropping the outer quarters keeps a figure over a few points from spoiling it."""
+    ordered = np.sort(pixels, axis=1)
+    count = ordered.shape[1]
+    low, high = count // 4, count - count // 4
+    return ordered[:, low:high, :].mean(axis=1)
 
 
 def toa_chroma(bgr: np.ndarray) -> np.ndarray:
@@ -129,15 +148,15 @@ def classify(
     pixels = np.asarray(samples, np.float64)
     if sectors is None:
         sectors = (np.arange(pixels.shape[1]),)
-    # mean colour per sector first: pixel noise and JPEG ringing average out
-    parts = np.stack([pixels[:, idx, :].mean(axis=1) for idx in sectors], axis=1)
+    parts = np.stack([sector_colour(pixels[:, idx, :]) for idx in sectors], axis=1)
     part_features = point_features(parts, look, on, off)  # (cells, sectors)
     features = np.median(part_features, axis=1)
     gap_min = 0.3 if refs else _MIN_GAP[look]
     n = len(features)
     confidence = np.zeros(n)
     deviation = np.max(np.abs(part_features - features[:, None]), axis=1)
-    clean = deviation <= _PART_TOLERANCE * gap_min
+    # sectors of a plain cell agree up to noise: how much is told by the frame's typical cell
+    clean = deviation <= max(_PART_TOLERANCE * gap_min, _MIX_OVER_TYPICAL * np.median(deviation))
     worst = int(np.argmax(deviation))
     if clean.sum() < max(2, n // 2):
         return Decision(None, confidence, features, "covered", worst)
@@ -156,13 +175,23 @@ def classify(
         reach, guard = _PART_REACH * gap, _PART_GUARD * gap
         in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach)
         in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach)
+        # a sector half hidden by a figure averages two colours into a third that can pass
+        # for the other look: such a sector is spread far wider than noise or JPEG spread a
+        # plain one, compared with how far apart the two looks are (colour, per channel)
+        mixed = _mixed_sectors(pixels, sectors, parts, features, clean, mid)
+        if look is Look.TOA_PLATE and not refs:
+            mixed |= _off_hue(parts)
+        in_high &= ~mixed
+        in_low &= ~mixed
         n_high, n_low = in_high.sum(axis=1), in_low.sum(axis=1)
-        unreadable = ((n_high > 0) & (n_low > 0)) | ((n_high < 2) & (n_low < 2))
+        unreadable = ((n_high > 0) & (n_low > 0)) | (
+            np.maximum(n_high, n_low) < _MIN_VISIBLE_PARTS
+        )
         if unreadable.any():
             bad = np.flatnonzero(unreadable)
             return Decision(None, confidence, features,
                             "covered", int(bad[np.argmax(deviation[bad])]))
-        lit = (n_high >= 2).astype(np.int64)
+        lit = (n_high > n_low).astype(np.int64)
         seen = np.where(lit[:, None] == 1, in_high, in_low)
         visible = np.where(seen, part_features, np.nan)
         features = np.nanmedian(visible, axis=1)
@@ -203,6 +232,40 @@ def classify(
         return Decision(np.full(n, state, np.int64), confidence, features, None, None,
                         "absolute")
     return Decision(None, confidence, features, "no-references")
+
+
+def _mixed_sectors(
+    pixels: np.ndarray,
+    sectors: tuple[np.ndarray, ...],
+    parts: np.ndarray,
+    features: np.ndarray,
+    clean: np.ndarray,
+    mid: float,
+) -> np.ndarray:
+    """(cells, sectors) True where a sector's points spread over more than
+    :data:`_MIX_SPREAD` of the colour difference between the two looks and well beyond the
+    frame's typical sector (its noise)."""
+    high = clean & (features > mid)
+    low = clean & (features <= mid)
+    contrast = float(np.max(np.abs(parts[high].mean(axis=(0, 1)) - parts[low].mean(axis=(0, 1)))))
+    spreads = []
+    for idx in sectors:
+        q1, q3 = np.percentile(pixels[:, idx, :], [25, 75], axis=1)
+        spreads.append((q3 - q1).max(axis=-1))
+    spread = np.stack(spreads, axis=1)
+    # noise and JPEG spread every sector alike: the typical sector of this frame says how much
+    typical = float(np.median(spread))
+    return spread > max(_MIX_SPREAD * contrast, _MIX_OVER_TYPICAL * typical, 1.0)
+
+
+def _off_hue(parts: np.ndarray) -> np.ndarray:
+    """(cells, sectors) True where a sector's hue is far from the frame's: lit and unlit ToA
+    diamonds share their gold hue (they differ in blue, saturation and value), while a
+    player's skin or clothes over a diamond do not."""
+    b, g, r = parts[..., 0], parts[..., 1], parts[..., 2]
+    hue = np.degrees(np.arctan2(np.sqrt(3.0) * (g - b), 2 * r - g - b))
+    typical = float(np.median(hue))
+    return np.abs((hue - typical + 180.0) % 360.0 - 180.0) > _HUE_TOLERANCE
 
 
 def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:

@@ -40,6 +40,7 @@ _NEIGHBOURS = 8
 _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
 _MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
 _MAX_FIT_ERROR = 0.07  # RMS of the homography fit, of the spacing
+_OUTLIER = 0.08  # a matched blob this far (of the spacing) from the fit is refitted without
 _PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
 _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
@@ -210,31 +211,33 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
 def _refine(
     pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float
 ) -> tuple[float, np.ndarray, frozenset[int]] | None:
-    """Fit a homography to a first match, match again against its predictions, check it."""
+    """Fit a homography to a first match, match again against its predictions, drop what
+    does not fit (a player merged with a diamond makes an odd-sized blob off centre), and
+    check the result."""
     homography = None
-    for _ in range(2):
-        src = _RING[ok].astype(np.float32)
-        dst = pts[nearest[ok]].astype(np.float32)
-        if len(set(nearest[ok].tolist())) < int(ok.sum()):
+    for _ in range(3):
+        ok = ok & _similar_size(areas[nearest], ok)
+        if ok.sum() < _MIN_MATCHED or len(set(nearest[ok].tolist())) < int(ok.sum()):
             return None
-        homography, _ = cv2.findHomography(src, dst, 0)
+        homography = _fit(pts, ok, nearest)
         if homography is None:
             return None
-        predicted = cv2.perspectiveTransform(
-            _RING.reshape(-1, 1, 2), homography.astype(np.float64)
-        ).reshape(-1, 2)
+        predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
         d = np.hypot(*(predicted[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
         nearest = np.argmin(d, axis=1)
-        ok = d[np.arange(8), nearest] <= _MATCH_TOLERANCE * spacing
-        if ok.sum() < _MIN_MATCHED:
-            return None
-    assert homography is not None
-    homography = homography.astype(np.float64)
-    src = _RING[ok].astype(np.float64)
-    dst = pts[nearest[ok]]
-    homography, _ = cv2.findHomography(src.astype(np.float32), dst.astype(np.float32), 0)
+        residual = d[np.arange(8), nearest]
+        ok = residual <= _MATCH_TOLERANCE * spacing
+        worst = int(np.argmax(np.where(ok, residual, -1.0)))
+        if ok.sum() > _MIN_MATCHED and residual[worst] > _OUTLIER * spacing:
+            ok[worst] = False  # refit without the worst point
+    ok = ok & _similar_size(areas[nearest], ok)
+    if ok.sum() < _MIN_MATCHED or len(set(nearest[ok].tolist())) < int(ok.sum()):
+        return None
+    homography = _fit(pts, ok, nearest)
     if homography is None:
         return None
+    src = _RING[ok]
+    dst = pts[nearest[ok]]
     fitted = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
     error = float(np.sqrt(np.mean(np.sum((fitted - dst) ** 2, axis=1)))) / spacing
     if error > _MAX_FIT_ERROR:
@@ -251,7 +254,7 @@ def _refine(
     cell_area = 0.5 * abs(float(np.dot(xs, np.roll(ys, 1)) - np.dot(ys, np.roll(xs, 1))))
     matched_areas = areas[nearest[ok]]
     size_ratio = float(np.median(matched_areas)) / (_DIAMOND_AREA * cell_area)
-    if not 0.4 <= size_ratio <= 2.6 or matched_areas.max() > 3.5 * matched_areas.min():
+    if not 0.4 <= size_ratio <= 2.6:
         return None
     # a lattice of small details beside each plate (the tan corners of the plate tiles)
     # has a bigger blob, the diamond, right next to most of its points
@@ -262,7 +265,22 @@ def _refine(
     if int(np.sum(np.any(beside & bigger, axis=1))) >= 4:
         return None
     score = float(ok.sum()) - error * 5
-    return score, homography.astype(np.float64), frozenset(int(x) for x in nearest[ok])
+    return score, homography, frozenset(int(x) for x in nearest[ok])
+
+
+def _similar_size(areas: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Which matched blobs are within a factor 2.5 of the median matched size."""
+    if not ok.any():
+        return ok
+    median = float(np.median(areas[ok]))
+    return (areas >= median / 2.5) & (areas <= median * 2.5)
+
+
+def _fit(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray) -> np.ndarray | None:
+    src = _RING[ok].astype(np.float32)
+    dst = pts[nearest[ok]].astype(np.float32)
+    homography, _ = cv2.findHomography(src, dst, 0)
+    return None if homography is None else homography.astype(np.float64)
 
 
 def _sample(bgr: np.ndarray, homography: np.ndarray, grid_points: np.ndarray) -> np.ndarray:

@@ -17,7 +17,14 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.puzzle import Board
-from assistant.vision.appearance import CONFIDENT, PARTIAL_CONFIDENCE, Decision, Look, classify
+from assistant.vision.appearance import (
+    CONFIDENT,
+    PARTIAL_CONFIDENCE,
+    Decision,
+    Look,
+    classify,
+    sector_colour,
+)
 from assistant.vision.geometry import (
     SAMPLE_OFFSETS,
     SAMPLE_SECTORS,
@@ -225,7 +232,7 @@ def _read_cells(
     samples = bgr[ys, xs].astype(np.float64)  # (cells, points, 3)
 
     if look is Look.TOA_PLATE:
-        sector_colours = np.stack([samples[:, idx].mean(axis=1) for idx in SAMPLE_SECTORS], 1)
+        sector_colours = np.stack([sector_colour(samples[:, idx]) for idx in SAMPLE_SECTORS], 1)
         gold = _is_gold(sector_colours.reshape(-1, 3)).reshape(len(cells), -1).sum(axis=1) >= 2
         if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
             return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
