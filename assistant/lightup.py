@@ -521,33 +521,40 @@ def _undo(s: _Structure, st: _State, trail: list[int]) -> None:
             st.dark += _newly_lit(s, seg_lamp, rs, cs)
 
 
-def _probe(s: _Structure, st: _State, scope: list[int]) -> bool:
-    """Failed-literal probing: a free cell whose lamp leads to a conflict gets no lamp.
+def _probe(s: _Structure, st: _State, cells: list[int]) -> bool:
+    """Failed-literal probing around ``cells``: a free cell whose lamp leads to a
+    conflict gets no lamp; False when some cell can be neither.
 
-    Repeated until nothing changes; False when some cell can be neither. This is the
-    "try a lamp, see the contradiction" step of human solvers and of look-ahead SAT
-    solvers; it catches most wrong choices before the search makes them.
+    Probed are the candidates of dark cells with exactly two candidates and the free
+    cells next to a number. When a probe rules a lamp out, the cells around what that
+    changed are examined again (a work list), so probing reaches a local fixpoint. This
+    is the "try a lamp, see the contradiction" step of human solvers and of look-ahead
+    SAT solvers; it catches most wrong choices before the search makes them.
     """
     value, seg_free, seg_lamp, row_seg, col_seg = (
         st.value, st.seg_free, st.seg_lamp, s.row_seg, s.col_seg
     )
     trail: list[int] = []
-    probes: dict[int, None] = {}
-    for y in scope:
-        ry, cy = row_seg[y], col_seg[y]
-        if seg_lamp[ry] or seg_lamp[cy]:
-            continue
-        if seg_free[ry] + seg_free[cy] - (value[y] == _UNKNOWN) == 2:
-            probes.update(dict.fromkeys(_candidates(s, st, y)))
-        elif value[y] == _UNKNOWN and s.cell_numbers[y]:
-            probes[y] = None
-    for x in probes:
-        if value[x] != _UNKNOWN:
-            continue
-        ok = _propagate(s, st, [(x, _ON)], trail)
-        _undo(s, st, trail)
-        if not ok and not _propagate(s, st, [(x, _OFF)]):
-            return False
+    work = list(cells)
+    while work:
+        probes: dict[int, None] = {}
+        for y in work:
+            ry, cy = row_seg[y], col_seg[y]
+            if seg_lamp[ry] or seg_lamp[cy]:
+                continue
+            if seg_free[ry] + seg_free[cy] - (value[y] == _UNKNOWN) == 2:
+                probes.update(dict.fromkeys(_candidates(s, st, y)))
+            elif value[y] == _UNKNOWN and s.cell_numbers[y]:
+                probes[y] = None
+        changed: list[int] = []
+        for x in probes:
+            if value[x] != _UNKNOWN:
+                continue
+            ok = _propagate(s, st, [(x, _ON)], trail)
+            _undo(s, st, trail)
+            if not ok and not _propagate(s, st, [(x, _OFF)], changed):
+                return False
+        work = _region(s, changed) if changed else []
     return True
 
 
