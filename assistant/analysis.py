@@ -33,7 +33,7 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.puzzle import Board, check_states_and_objective
-from assistant.solver import kernel_of, solve
+from assistant.solver import Kernel, kernel_of, solve
 
 __all__ = [
     "MAX_PRESS_SPACE",
@@ -58,7 +58,7 @@ class AnalysisError(UserError):
     """The shape cannot be analysed (bad input or beyond reach); one sentence."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Analysis:
     """The exact optimal-play figures of one shape with k states.
 
@@ -219,7 +219,7 @@ def analyze_board_shape(
     )
 
 
-def _kernel_elements(kernel, present: np.ndarray) -> np.ndarray:
+def _kernel_elements(kernel: Kernel, present: np.ndarray) -> np.ndarray:
     """Every quiet pattern on the present cells: (|kernel|, N) int64, the zero first."""
     k = kernel.k
     elements = np.zeros((1, int(present.sum())), dtype=np.int64)
