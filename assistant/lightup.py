@@ -27,8 +27,9 @@ with propagation specialised to the three rules:
 
 After propagation, *failed-literal probing* (the look-ahead of SAT solvers, e.g.
 Freeman's POSIT, 1995; the "try a lamp, reach a contradiction" step of human solvers)
-tries a lamp on every free cell that is a candidate of a two-candidate dark cell or
-touches a number; a lamp that leads to a conflict is ruled out.
+tries a lamp on the free cells that are candidates of a two-candidate dark cell or
+touch a number (everywhere at the root, then around each node's changes, to a local
+fixpoint); a lamp that leads to a conflict is ruled out.
 
 The free part of the puzzle often falls apart into *independent groups* (no shared
 segment, candidate or open number); these are solved one by one, like the
@@ -39,11 +40,11 @@ combination elsewhere had been tried.
 
 When propagation stops, the solver branches on a dark cell with few candidate lamp
 positions (the "most constrained variable" rule, looked for in reading order near the
-search front), splitting on which candidate is
-the *first* lamp among them: branch i has lamps forbidden on candidates ``1..i-1`` and a
-lamp on candidate ``i``. The branches are disjoint and cover every solution, so counting
-leaves counts solutions exactly; a puzzle is proven unique by exhausting the search
-after the first solution (``limit=2``).
+search front), splitting on which candidate is the *first* lamp among them: branch i
+has lamps forbidden on candidates ``1..i-1`` and a lamp on candidate ``i``. The
+branches are disjoint and cover every solution, so counting leaves counts solutions
+exactly; a puzzle is proven unique by exhausting the search after the first solution
+(``limit=2``).
 
 Pure library code: no I/O, no Qt.
 """
