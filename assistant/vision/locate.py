@@ -41,6 +41,8 @@ _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
 _MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
 _MAX_FIT_ERROR = 0.07  # RMS of the homography fit, of the spacing
 _OUTLIER = 0.08  # a matched blob this far (of the spacing) from the fit is refitted without
+_HIDDEN_SHIFT = 0.02  # ... and so is one this far whose size is odd by this factor
+_ODD_SIZE = 1.3
 _PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
 _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
@@ -236,6 +238,18 @@ def _refine(
     homography = _fit(pts, ok, nearest)
     if homography is None:
         return None
+    # a diamond partly hidden by a player, or merged with his gold-ish skin, has an odd size
+    # and its centroid off centre: refit without such blobs
+    predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    residual = np.hypot(*(predicted - pts[nearest]).T)
+    size = areas[nearest] / float(np.median(areas[nearest[ok]]))
+    odd_size = (size < 1 / _ODD_SIZE) | (size > _ODD_SIZE)
+    hidden = ok & (residual > _HIDDEN_SHIFT * spacing) & odd_size
+    if hidden.any() and (ok & ~hidden).sum() >= _MIN_MATCHED:
+        ok = ok & ~hidden
+        homography = _fit(pts, ok, nearest)
+        if homography is None:
+            return None
     src = _RING[ok]
     dst = pts[nearest[ok]]
     fitted = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
