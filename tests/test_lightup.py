@@ -237,3 +237,19 @@ def test_puzzle_constructor_checks_its_rows() -> None:
         LightUpPuzzle.from_rows(["..", "."])
     with pytest.raises(LightUpError, match="empty"):
         LightUpPuzzle.from_rows([])
+
+
+def test_independent_groups_multiply() -> None:
+    # Three rows cut apart by black cells: 2 x 4 x 7 solutions, one lamp per row.
+    puzzle, _ = parse_lightup("..#....\n#######\n.......")
+    result = solve_lightup(puzzle, limit=100)
+    assert result.count == 56 and result.exhausted
+    assert len(set(result.solutions)) == 56
+    assert all(check_lightup(puzzle, lamps) is None for lamps in result.solutions)
+    assert set(result.solutions) == brute_force(puzzle)
+    for limit in (1, 2, 5, 55):
+        partial = solve_lightup(puzzle, limit=limit)
+        assert partial.count == limit and not partial.exhausted
+        assert set(partial.solutions) <= set(result.solutions)
+    assert solve_lightup(puzzle, limit=56).exhausted is False
+    assert solve_lightup(puzzle, limit=57).exhausted is True
