@@ -41,6 +41,22 @@ bench-live: deps system-deps
 	if [ -n "$$DISPLAY" ]; then $(BIN)/toa-assistant bench-live; \
 	else xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/toa-assistant bench-live; fi
 
+# The executable players download: build.spec -> dist/toa-assistant/ and the archive
+# dist/toa-assistant-VERSION-PLATFORM.tar.gz (.zip on Windows and macOS).
+exe: deps
+	$(BIN)/python -m pip install --quiet -e '.[build]'
+	$(BIN)/python scripts/build_exe.py
+
+# Prints the built executable's size, --version time and start-to-window time (on Xvfb).
+.PHONY: bench-exe smoke-exe
+bench-exe: deps system-deps
+	$(BIN)/python scripts/build_exe.py --measure-only
+
+# Clones the committed state, builds it there and runs the executable (a few minutes).
+smoke-exe: system-deps deps
+	$(BIN)/python -m pip install --quiet -e '.[build]'
+	TOA_BUILD_SMOKE=1 $(BIN)/python -m pytest -m slow tests/test_build_smoke.py
+
 lint: deps
 	$(BIN)/ruff check assistant tests
 

@@ -1,0 +1,208 @@
+"""Smoke test of the executable: clone this repository, build it there from build.spec with
+this interpreter's PyInstaller, unpack the archive players download, and run what is in it.
+
+It takes minutes and two busy cores, so it runs only when asked: ``make smoke-exe``
+(or ``TOA_BUILD_SMOKE=1 python -m pytest tests/test_build_smoke.py``). The clone holds the
+committed state of the checkout, not uncommitted edits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+
+import cv2
+import pytest
+from x11 import start_x_server, wait_for
+
+from assistant.scene import SceneParams, render_scene
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "packaging"))
+
+import bundle  # noqa: E402  (packaging/bundle.py)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.x11,
+    pytest.mark.skipif(
+        os.environ.get("TOA_BUILD_SMOKE", "") != "1",
+        reason="builds the executable (minutes): run `make smoke-exe` (TOA_BUILD_SMOKE=1)",
+    ),
+]
+
+APP_TITLE = "ToA Light Assistant"
+BOARD = "111/0#0/110"
+
+
+class Built:
+    """The clone, the unpacked download and a private home for the program's user data."""
+
+    def __init__(self, clone: Path, unpacked: Path, home: Path) -> None:
+        self.clone = clone
+        self.unpacked = unpacked
+        self.home = home
+        suffix = ".exe" if sys.platform == "win32" else ""
+        self.exe = unpacked / "toa-assistant" / f"toa-assistant{suffix}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """No PYTHONPATH (the program must not find the checkout), user data in ``home``."""
+        env = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("PYTHON", "TOA_ASSISTANT_", "XDG_"))
+        }
+        env.update(HOME=str(self.home), XDG_CONFIG_HOME=str(self.home / ".config"),
+                   XDG_DATA_HOME=str(self.home / ".local" / "share"),
+                   XDG_CACHE_HOME=str(self.home / ".cache"), APPDATA=str(self.home))
+        return env
+
+    def run(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([str(self.exe), *args], env=self.env, cwd=cwd or self.home,
+                              capture_output=True, text=True, timeout=120)
+
+    def source(self, *args: str) -> subprocess.CompletedProcess:
+        """The same command from the clone's source, for comparison."""
+        env = dict(self.env, PYTHONPATH=str(self.clone))
+        return subprocess.run([sys.executable, "-m", "assistant", *args], env=env,
+                              cwd=self.home, capture_output=True, text=True, timeout=120)
+
+
+def _files(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_size for p in folder.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Built:
+    top = tmp_path_factory.mktemp("build-smoke")
+    clone = top / "clone"
+    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(REPO), str(clone)],
+                   check=True, timeout=300)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "scripts/build_exe.py", "--workpath", str(top / "work")],
+                   cwd=clone, check=True, timeout=1800)
+    print(f"built and packed in {time.perf_counter() - started:.0f} s")
+    archive = clone / "dist" / bundle.archive_name(bundle.version(clone))
+    assert archive.is_file()
+    unpacked = top / "unpacked"
+    if archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as handle:
+            handle.extractall(unpacked)
+    else:
+        with tarfile.open(archive) as handle:
+            handle.extractall(unpacked, filter="tar")
+    home = top / "home"
+    home.mkdir()
+    return Built(clone, unpacked, home)
+
+
+@pytest.fixture(scope="module")
+def bundle_before(built) -> dict[str, int]:
+    return _files(built.unpacked)
+
+
+def test_version(built, bundle_before):
+    result = built.run("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"toa-assistant {bundle.version(built.clone)}"
+    assert result.stderr == ""
+
+
+def test_every_subcommand_is_there(built, bundle_before):
+    frozen, source = built.run("--help"), built.source("--help")
+    assert frozen.returncode == 0, frozen.stderr
+    assert frozen.stdout == source.stdout
+    assert "solve" in frozen.stdout and "detect" in frozen.stdout
+
+
+def test_solve_the_toa_room(built, bundle_before):
+    args = ("solve", "--preset", "toa", BOARD, "--json")
+    frozen, source = built.run(*args), built.source(*args)
+    assert frozen.returncode == 0, frozen.stderr
+    assert frozen.stderr == ""
+    answer = json.loads(frozen.stdout)
+    assert answer == json.loads(source.stdout)
+    assert answer  # a real answer, compared with the one from source
+
+
+def test_detect_a_rendered_room(built, bundle_before):
+    scene = render_scene(SceneParams(seed=3, board=BOARD, frame_size=(800, 600),
+                                     centre=(400, 300), spacing=70.0))
+    picture = built.home / "room.png"
+    assert cv2.imwrite(str(picture), scene.frame)
+    frozen = built.run("detect", "--json", str(picture))
+    assert frozen.returncode == 0, frozen.stderr
+    assert frozen.stderr == ""
+    record = json.loads(frozen.stdout)
+    assert record["found"] and not record["abstain"]
+    assert record["board"] == BOARD
+    assert record == json.loads(built.source("detect", "--json", str(picture)).stdout)
+
+
+def test_shipped_profile_is_read_from_the_bundle(built, bundle_before):
+    """bench-vision reads the ToA profile with importlib.resources (toa_default_profile)."""
+    frozen = built.run("bench-vision", "--frames", "3", "--no-speed", "--json")
+    assert frozen.returncode == 0, frozen.stderr
+    assert frozen.stderr == ""
+    assert json.loads(frozen.stdout)
+    internal = built.exe.parent / "_internal"
+    assert (internal / "assistant" / "presets" / "toa.json").is_file()
+    assert (internal / "assistant" / "gui" / "icon.png").is_file()
+
+
+def test_user_errors_are_one_sentence(built, bundle_before):
+    result = built.run("solve", "--preset", "toa", "not-a-board")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("toa-assistant: ")
+
+
+def test_unused_parts_are_left_out(built, bundle_before):
+    internal = built.exe.parent / "_internal"
+    names = set(bundle_before)
+    qt = internal / "PyQt6"
+    modules = {p.name.split(".")[0] for p in qt.iterdir() if p.name.startswith("Qt")} - {"Qt6"}
+    assert modules == {"QtCore", "QtGui", "QtWidgets"}
+    libraries = {p.name.split(".")[0] for p in (qt / "Qt6" / "lib").iterdir()}
+    assert not {"libQt6Network", "libQt6Qml", "libQt6Quick", "libQt6Pdf", "libQt6Svg"} & libraries
+    assert not (qt / "Qt6" / "translations").exists()
+    assert not any(part in name for name in names for part in ("tkinter", "clingo", "PySide"))
+    assert not (internal / "cv2" / "data").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Xvfb is Linux only")
+def test_gui_runs_two_seconds_without_error_output(built, bundle_before):
+    server, base = start_x_server(1600, 1000)
+    try:
+        env = dict(built.env, DISPLAY=server.display, QT_QPA_PLATFORM="xcb")
+        proc = subprocess.Popen([str(built.exe)], env=env, cwd=built.home,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            window = wait_for(lambda: subprocess.run(
+                ["xdotool", "search", "--onlyvisible", "--name", f"^{APP_TITLE}$"],
+                env=env, capture_output=True, text=True, timeout=10).stdout.strip(), 60)
+            assert window, "the control window did not appear"
+            time.sleep(2.0)
+            assert proc.poll() is None, "the program ended on its own"
+        finally:
+            proc.terminate()
+            out, err = proc.communicate(timeout=10)
+        assert err == ""
+        assert out == ""
+    finally:
+        for process in reversed(base):
+            process.terminate()
+            process.wait(5)
+
+
+def test_nothing_is_written_beside_the_executable(built, bundle_before):
+    """Runs last (file order): every run above left the unpacked download as it was."""
+    assert _files(built.unpacked) == bundle_before
