@@ -478,6 +478,8 @@ def _propagate(
             continue
         # A cell went off: dark cells of its two segments lost one candidate.
         for seg in (rs, cs):
+            if seg_lamp[seg]:
+                continue  # every cell of it is lit
             for y in segments[seg]:
                 if value[y] == _ON:
                     continue
