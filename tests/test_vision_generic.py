@@ -81,3 +81,11 @@ def test_cell_centres_follow_the_grid():
     reading = read_frame(grid.frame, _profile(grid, 3, 5))
     centres = np.array([t.centre for t in reading.tiles])
     assert np.allclose(centres, grid.cell_centres.reshape(-1, 2), atol=0.01)
+
+
+def test_all_on_with_samples_after_a_brightness_change():
+    for brightness in (0.7, 1.3):
+        for board in ("111/111/111", "000/000/000"):
+            grid = render_screen_grid(6, rows=3, cols=3, board=board, brightness=brightness)
+            reading = read_frame(grid.frame, _profile(grid, 3, 3))
+            assert reading.board.format() == board, (brightness, board)

@@ -208,3 +208,43 @@ def test_two_rooms_in_view_is_not_guessed():
     double = cv2.hconcat([single, single])
     reading = read_frame(double)
     assert reading.abstain and "Two puzzle-like patterns" in reading.reason
+
+
+def _profile_with_references(scene_for_calibration):
+    """A profile whose on/off colours are sampled from a calibration frame, as the UI would."""
+    from assistant.profile import Appearance, Profile
+    from assistant.vision.geometry import SAMPLE_OFFSETS
+
+    reading = read_frame(scene_for_calibration.frame)
+    cells = [(t.row, t.col) for t in reading.tiles]
+    points = reading.geometry.sample_points(cells, SAMPLE_OFFSETS)
+    xs, ys = np.rint(points[..., 0]).astype(int), np.rint(points[..., 1]).astype(int)
+    colours = np.median(scene_for_calibration.frame[ys, xs, :3], axis=1)  # BGR per cell
+    lit = np.array([t.lit for t in reading.tiles])
+    on = tuple(int(v) for v in np.median(colours[lit], axis=0)[::-1])
+    off = tuple(int(v) for v in np.median(colours[~lit], axis=0)[::-1])
+    base = toa_default_profile()
+    return Profile(base.grid, None, base.capture, Appearance("toa-plate", on, off), base.name)
+
+
+@pytest.mark.parametrize("brightness", [0.6, 1.0, 1.4])
+def test_references_settle_all_same_boards_at_another_brightness(brightness):
+    profile = _profile_with_references(render_scene(SceneParams(seed=1, board="110/0#1/001")))
+    for board in ("111/1#1/111", "000/0#0/000"):
+        scene = render_scene(SceneParams(seed=3, board=board, brightness=brightness))
+        reading = read_frame(scene.frame, profile)
+        assert reading.board.format() == board
+        assert reading.method == "references" and reading.confident
+
+
+def test_references_that_contradict_the_plates_are_not_trusted():
+    from dataclasses import replace
+
+    profile = _profile_with_references(render_scene(SceneParams(seed=1, board="110/0#1/001")))
+    swapped = replace(profile, appearance=replace(
+        profile.appearance, on=profile.appearance.off, off=profile.appearance.on))
+    scene = render_scene(SceneParams(seed=3, board="111/1#1/111"))
+    reading = read_frame(scene.frame, swapped)
+    assert reading.abstain and "profile's on/off colours" in reading.reason
+    mixed = render_scene(SceneParams(seed=3, board="101/0#1/100"))
+    assert read_frame(mixed.frame, swapped).abstain

@@ -29,6 +29,7 @@ __all__ = [
     "CONFIDENT",
     "FALLBACK_CONFIDENCE",
     "PARTIAL_CONFIDENCE",
+    "REFERENCE_CONFIDENCE",
     "Decision",
     "Look",
     "classify",
@@ -44,6 +45,8 @@ CONFIDENT = 0.8
 FALLBACK_CONFIDENCE = 0.6
 #: The highest confidence of a cell read from part of its sampled area (the rest hidden).
 PARTIAL_CONFIDENCE = 0.75
+#: The confidence of an all-same reading decided by the profile's reference colours.
+REFERENCE_CONFIDENCE = 0.9
 
 
 class Look(Enum):
@@ -75,6 +78,11 @@ _MIN_VISIBLE_PARTS = 2
 # the colour difference between the looks holds two colours: part of it is hidden.
 _MIX_SPREAD = 0.6
 _MIX_OVER_TYPICAL = 2.5
+# All cells alike with references: the cells must sit this share of the way from the
+# midpoint between the references; references whose brightness-free colours differ by
+# more than this (per channel, of the brightest) are compared brightness-free too.
+_REFERENCE_MARGIN = 0.25
+_SHADE_FREE_DIFFERENCE = 0.15
 # Degrees of hue a ToA sector may differ from the frame's typical diamond.
 _HUE_TOLERANCE = 12.0
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
@@ -114,7 +122,7 @@ def point_features(points: np.ndarray, look: Look, on: np.ndarray | None,
                    off: np.ndarray | None) -> np.ndarray:
     """Feature of every sampled point (same shape minus the colour axis); higher = more "on"."""
     bgr = np.asarray(points, np.float64)
-    if on is not None and off is not None:
+    if on is not None and off is not None and look is Look.BRIGHTNESS:
         axis = np.asarray(on, np.float64) - np.asarray(off, np.float64)
         return ((bgr - off) @ axis) / float(axis @ axis)
     if look is Look.TOA_PLATE:
@@ -145,13 +153,14 @@ def classify(
     Decision : ``lit`` is ``None`` when the reader abstains; ``reason`` then says why.
     """
     refs = on is not None and off is not None
+    projecting = refs and look is Look.BRIGHTNESS  # features run from 0 (off) to 1 (on)
     pixels = np.asarray(samples, np.float64)
     if sectors is None:
         sectors = (np.arange(pixels.shape[1]),)
     parts = np.stack([sector_colour(pixels[:, idx, :]) for idx in sectors], axis=1)
     part_features = point_features(parts, look, on, off)  # (cells, sectors)
     features = np.median(part_features, axis=1)
-    gap_min = 0.3 if refs else _MIN_GAP[look]
+    gap_min = 0.3 if projecting else _MIN_GAP[look]
     n = len(features)
     confidence = np.zeros(n)
     deviation = np.max(np.abs(part_features - features[:, None]), axis=1)
@@ -179,7 +188,7 @@ def classify(
         # for the other look: such a sector is spread far wider than noise or JPEG spread a
         # plain one, compared with how far apart the two looks are (colour, per channel)
         mixed = _mixed_sectors(pixels, sectors, parts, features, clean, mid)
-        if look is Look.TOA_PLATE and not refs:
+        if look is Look.TOA_PLATE:
             mixed |= _off_hue(parts)
         in_high &= ~mixed
         in_low &= ~mixed
@@ -197,9 +206,11 @@ def classify(
         features = np.nanmedian(visible, axis=1)
         # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
         # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
-        if refs and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
+        if projecting and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
             return Decision(None, confidence, features, "unlike-references")
-        if look is Look.TOA_PLATE and not refs and not _lit_is_brighter(parts, lit):
+        if look is Look.TOA_PLATE and refs and toa_chroma(on) <= toa_chroma(off):
+            return Decision(None, confidence, features, "unlike-references")
+        if look is Look.TOA_PLATE and not _lit_is_brighter(parts, lit):
             return Decision(None, confidence, features, "ambiguous")
         margin = np.nanmin(np.abs(visible - mid), axis=1) / (gap / 2)
         confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
@@ -213,25 +224,71 @@ def classify(
         # neither one look nor two clearly separated looks
         return Decision(None, confidence, features, "ambiguous")
 
-    level = float(np.median(features))
-    if refs:
-        margin = abs(level - 0.5)
-        if margin < 0.25:
-            return Decision(None, confidence, features, "ambiguous")
-        state = int(level > 0.5)
-        confidence = np.full(n, float(np.clip(0.6 + margin, 0, 0.95)))
-        return Decision(np.full(n, state, np.int64), np.round(confidence, 3), features,
-                        None, None, "references")
+    return _all_alike(parts, features, look, on, off)
+
+
+def _all_alike(
+    parts: np.ndarray,
+    features: np.ndarray,
+    look: Look,
+    on: np.ndarray | None,
+    off: np.ndarray | None,
+) -> Decision:
+    """Every cell shows one look: only references (or, for the ToA plates, the absolute
+    fallback) can say which. Brightness may have changed since calibration, so the
+    references are compared in brightness-free terms wherever the looks differ in colour."""
+    n = len(features)
+    none = np.zeros(n)
+    colour = np.median(parts.reshape(-1, 3), axis=0)
     if look is Look.TOA_PLATE:
-        level = float(np.median(toa_chroma(parts.reshape(-1, 3))))
-        margin = abs(level - _TOA_THRESHOLD)
-        if margin < _TOA_MARGIN:
-            return Decision(None, confidence, features, "ambiguous")
-        state = int(level > _TOA_THRESHOLD)
-        confidence = np.full(n, FALLBACK_CONFIDENCE)
-        return Decision(np.full(n, state, np.int64), confidence, features, None, None,
-                        "absolute")
-    return Decision(None, confidence, features, "no-references")
+        level = float(toa_chroma(colour))
+        if on is not None and off is not None:
+            high, low = float(toa_chroma(on)), float(toa_chroma(off))
+            if high <= low:
+                return Decision(None, none, features, "unlike-references")
+            threshold, margin, confidence, method = (
+                (high + low) / 2, _REFERENCE_MARGIN * (high - low), REFERENCE_CONFIDENCE,
+                "references",
+            )
+        else:
+            threshold, margin, confidence, method = (
+                _TOA_THRESHOLD, _TOA_MARGIN, FALLBACK_CONFIDENCE, "absolute",
+            )
+        if abs(level - threshold) < margin:
+            return Decision(None, none, features, "ambiguous")
+        state = int(level > threshold)
+        return Decision(np.full(n, state, np.int64), np.full(n, confidence), features, None,
+                        None, method)
+    if on is None or off is None:
+        return Decision(None, none, features, "no-references")
+    # the colours as sampled, and (when the looks differ in colour, not only in brightness)
+    # the colours with brightness divided out: the latter decides, the former may not object
+    side = _reference_side(colour, on, off)
+    shade_on, shade_off = _shade_free(on), _shade_free(off)
+    if np.abs(shade_on - shade_off).max() > _SHADE_FREE_DIFFERENCE:
+        shade_side = _reference_side(_shade_free(colour), shade_on, shade_off)
+        side = None if side is not None and shade_side != side else shade_side
+    if side is None:
+        return Decision(None, none, features, "ambiguous")
+    return Decision(np.full(n, side, np.int64), np.full(n, REFERENCE_CONFIDENCE), features,
+                    None, None, "references")
+
+
+def _shade_free(colour: np.ndarray) -> np.ndarray:
+    colour = np.asarray(colour, np.float64)
+    return colour / max(float(colour.max()), 1.0)
+
+
+def _reference_side(colour: np.ndarray, on: np.ndarray, off: np.ndarray) -> int | None:
+    """1 when ``colour`` is clearly nearer ``on`` along the off->on axis, 0 when clearly
+    nearer ``off``, ``None`` in between."""
+    on, off = np.asarray(on, np.float64), np.asarray(off, np.float64)
+    axis = on - off
+    t = float((colour - off) @ axis / float(axis @ axis))
+    if abs(t - 0.5) < _REFERENCE_MARGIN:
+        return None
+    return int(t > 0.5)
+
 
 
 def _mixed_sectors(

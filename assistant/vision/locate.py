@@ -36,7 +36,7 @@ _MAX_CANDIDATES = 160
 # Plates that must show a diamond blob: a player may hide one plate and merge a second one
 # with his head; the others fix the lattice well enough to read the hidden ones.
 _MIN_MATCHED = 6
-_NEIGHBOURS = 8
+_NEIGHBOURS = 12
 _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
 _MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
 _MAX_FIT_ERROR = 0.07  # RMS of the homography fit, of the spacing
@@ -47,6 +47,7 @@ _PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
 _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
 _LUMA = np.array([0.114, 0.587, 0.299])
+_EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median brightness
 
 
 @dataclass(frozen=True)
@@ -161,8 +162,8 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
     plausible = (
         (dist >= 0.45 * spacing_guess[:, None])
         & (dist <= 1.9 * spacing_guess[:, None])
-        & (ratio > 0.3)
-        & (ratio < 3.3)
+        & (ratio > 0.4)
+        & (ratio < 2.5)
     )
     np.fill_diagonal(plausible, False)
     results: list[tuple[float, np.ndarray, frozenset[int]]] = []
@@ -257,8 +258,10 @@ def _refine(
     if error > _MAX_FIT_ERROR:
         return None
     centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
-    if np.any(np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing):
-        return None  # a blob in the middle: not the ToA ring
+    median_area = float(np.median(areas[nearest[ok]]))
+    diamond_like = (areas >= median_area / 2.5) & (areas <= median_area * 2.5)
+    if np.any(diamond_like & (np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing)):
+        return None  # a diamond in the middle: not the ToA ring (a floor tile may be gold-ish)
     # the blobs must be diamond-sized for this lattice (rejects the tan plate corners and
     # other small repeated details that sit on a lattice of their own)
     quad = cv2.perspectiveTransform(
@@ -333,6 +336,12 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     clearly darker than the floor around it, and not much less purple, counts too (the
     inventory's gold items fail this: their slots are no darker than between the slots)."""
     floor_bgr = _sample(bgr, homography, _FLOOR_POINTS)
+    floor_luma = floor_bgr @ _LUMA
+    even = np.abs(floor_luma - np.median(floor_luma)) <= _EVEN_FLOOR * max(
+        float(np.median(floor_luma)), 1.0
+    )
+    if int(even.sum()) < len(_FLOOR_POINTS) - 3:
+        return False  # between real plates lies an even floor, not a textured background
     floor = float(np.median(_purpleness(floor_bgr)))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
     frame_bgr = _sample(bgr, homography, per_plate)
@@ -340,9 +349,8 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     purple_sides = np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
     if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
         return True
-    floor_luma = float(np.median(floor_bgr @ _LUMA))
     frame_luma = (frame_bgr @ _LUMA).reshape(8, -1).mean(axis=1)
-    darker = frame_luma <= floor_luma * (1 - _DARKER_FRAME)
+    darker = frame_luma <= float(np.median(floor_luma)) * (1 - _DARKER_FRAME)
     purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor - 2 * _PURPLE_MARGIN
     return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
 
