@@ -202,8 +202,7 @@ def classify(
                             "covered", int(bad[np.argmax(deviation[bad])]))
         lit = (n_high > n_low).astype(np.int64)
         seen = np.where(lit[:, None] == 1, in_high, in_low)
-        visible = np.where(seen, part_features, np.nan)
-        features = np.nanmedian(visible, axis=1)
+        features = (part_features * seen).sum(axis=1) / seen.sum(axis=1)
         # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
         # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
         if projecting and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
@@ -212,7 +211,7 @@ def classify(
             return Decision(None, confidence, features, "unlike-references")
         if look is Look.TOA_PLATE and not _lit_is_brighter(parts, lit):
             return Decision(None, confidence, features, "ambiguous")
-        margin = np.nanmin(np.abs(visible - mid), axis=1) / (gap / 2)
+        margin = np.where(seen, np.abs(part_features - mid), np.inf).min(axis=1) / (gap / 2)
         confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
         partial = ~seen.all(axis=1)
         confidence[partial] = np.minimum(confidence[partial], PARTIAL_CONFIDENCE)
@@ -307,8 +306,9 @@ def _mixed_sectors(
     contrast = float(np.max(np.abs(parts[high].mean(axis=(0, 1)) - parts[low].mean(axis=(0, 1)))))
     spreads = []
     for idx in sectors:
-        q1, q3 = np.percentile(pixels[:, idx, :], [25, 75], axis=1)
-        spreads.append((q3 - q1).max(axis=-1))
+        ordered = np.sort(pixels[:, idx, :], axis=1)
+        quarter = len(idx) // 4
+        spreads.append((ordered[:, len(idx) - 1 - quarter] - ordered[:, quarter]).max(axis=-1))
     spread = np.stack(spreads, axis=1)
     # noise and JPEG spread every sector alike: the typical sector of this frame says how much
     typical = float(np.median(spread))

@@ -76,7 +76,7 @@ def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
     """
     bgr = frame[..., :3]
     blobs = _gold_blobs(frame)
-    if len(blobs.areas) < 7:
+    if len(blobs.areas) < _MIN_MATCHED:
         return None, "not-found"
     hypotheses = _ring_hypotheses(blobs)
     accepted: list[tuple[float, RingFit, frozenset[int]]] = []
