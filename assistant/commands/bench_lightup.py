@@ -40,12 +40,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="first generator seed (default 0)")
     parser.add_argument(
         "--removal-checks",
-        type=int,
+        type=_checks,
         default=300,
         metavar="N",
-        help="numbers the generator tries to remove per puzzle (default 300)",
+        help="numbers the generator tries to remove per puzzle, or 'all' (default 300)",
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+
+
+def _checks(text: str) -> int | None:
+    if text == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        message = f"expected a whole number or 'all', not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench_size(size: int, puzzles: int, repeat: int, seed: int, removal_checks: int) -> dict:
+def bench_size(
+    size: int, puzzles: int, repeat: int, seed: int, removal_checks: int | None
+) -> dict:
     """Generate ``puzzles`` puzzles of ``size`` x ``size`` and time their solves."""
     times: list[float] = []
     worst_per_puzzle: list[float] = []
@@ -100,6 +115,7 @@ def bench_size(size: int, puzzles: int, repeat: int, seed: int, removal_checks: 
         "numbers": numbers // puzzles,
         "max_nodes": nodes,
         "generate_seconds": round(generated / puzzles, 2),
+        "removal_checks": removal_checks,
     }
 
 
