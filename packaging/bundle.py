@@ -84,6 +84,10 @@ _DROPPED_PREFIXES = (
     "cv2/opencv_videoio_ffmpeg",
 )
 
+#: File names dropped wherever they are: on Windows, Qt's software OpenGL renderer and the
+#: Direct3D shader compiler (for OpenGL and Qt Quick; the widgets paint without them).
+_DROPPED_NAMES = re.compile(r"(?i)^(opengl32sw\.dll|d3dcompiler_\d+\.dll)$")
+
 #: Binaries stripped on Linux (``strip --strip-unneeded``: symbols no other file links
 #: against; debug sections): the Python library carries ~16 MB of them, PyQt6's modules
 #: ~5 MB. Wheels repaired by auditwheel (numpy, OpenCV) are left alone: strip can break
@@ -114,7 +118,7 @@ def keep_entry(dest: str) -> bool:
     False
     """
     path = PurePosixPath(dest.replace("\\", "/")).as_posix()
-    if path.startswith(_DROPPED_PREFIXES):
+    if path.startswith(_DROPPED_PREFIXES) or _DROPPED_NAMES.match(path.rsplit("/", 1)[-1]):
         return False
     match = _QT_PLUGINS.match(path)
     if match:
