@@ -82,8 +82,10 @@ def test_toa_room_and_json() -> None:
 
 @pytest.mark.usefixtures("need_clingo")
 def test_time_limit_keeps_a_valid_answer() -> None:
+    # clingo finds a first grid here at once but takes long to prove the optimum, so a
+    # few seconds end with a valid answer, proven minimal or not.
     board = random_solvable_board(8, 8, 3, seed=5)
-    result = solve_with_clingo(board, seconds=0.05)
+    result = solve_with_clingo(board, seconds=3)
     assert result.solvable
     assert board.apply(result.presses).is_solved()
     if not result.minimal:
