@@ -117,7 +117,14 @@ def solve_with_clingo(board: Board, *, seconds: float | None = None) -> Solution
     if not reference.solvable:
         # Proven unsolvable by clingo, or by the engine when clingo ran out of time.
         return Solution(
-            board, False, None, False, 0, reference.kernel, reference.reason, "clingo",
+            board,
+            False,
+            None,
+            False,
+            0,
+            reference.kernel,
+            reference.reason,
+            "clingo",
             reference.certificate,
         )
     if not best:
