@@ -137,10 +137,7 @@ class LightUpPuzzle:
     def empty_cells(self) -> list[tuple[int, int]]:
         """Every empty cell, 0-based, reading order."""
         return [
-            (r, c)
-            for r, line in enumerate(self.cells)
-            for c, ch in enumerate(line)
-            if ch == EMPTY
+            (r, c) for r, line in enumerate(self.cells) for c, ch in enumerate(line) if ch == EMPTY
         ]
 
     def neighbours(self, r: int, c: int) -> list[tuple[int, int]]:
@@ -230,9 +227,7 @@ def parse_lightup(text: str) -> tuple[LightUpPuzzle, frozenset[tuple[int, int]]]
                 "both must be at least 1."
             )
         if len(lines) != want_rows:
-            raise LightUpError(
-                f"The header says {want_rows} rows but the grid has {len(lines)}."
-            )
+            raise LightUpError(f"The header says {want_rows} rows but the grid has {len(lines)}.")
         width = want_cols
     else:
         width = len(lines[0])
@@ -535,7 +530,11 @@ def _probe(s: _Structure, st: _State, cells: list[int]) -> bool:
     SAT solvers; it catches most wrong choices before the search makes them.
     """
     value, seg_free, seg_lamp, row_seg, col_seg = (
-        st.value, st.seg_free, st.seg_lamp, s.row_seg, s.col_seg
+        st.value,
+        st.seg_free,
+        st.seg_lamp,
+        s.row_seg,
+        s.col_seg,
     )
     trail: list[int] = []
     work = list(cells)
@@ -908,8 +907,7 @@ def generate_lightup(
         raise LightUpError(f"The wall density must be from 0 to below 1, not {wall_density}.")
     rng = random.Random(seed)
     grid = [
-        [WALL if rng.random() < wall_density else EMPTY for _ in range(cols)]
-        for _ in range(rows)
+        [WALL if rng.random() < wall_density else EMPTY for _ in range(cols)] for _ in range(rows)
     ]
     lamps: set[tuple[int, int]] = set()
 

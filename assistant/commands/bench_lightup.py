@@ -76,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def bench_size(
-    size: int, puzzles: int, repeat: int, seed: int, removal_checks: int | None
-) -> dict:
+def bench_size(size: int, puzzles: int, repeat: int, seed: int, removal_checks: int | None) -> dict:
     """Generate ``puzzles`` puzzles of ``size`` x ``size`` and time their solves."""
     times: list[float] = []
     worst_per_puzzle: list[float] = []
