@@ -34,3 +34,21 @@ def shared_file(*parts: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``toa-assistant ARGS`` in-process; returns ``(exit status, stdout, stderr)``.
+
+    argparse's own errors leave through SystemExit, which is turned into its status."""
+    from assistant.cli import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        try:
+            code = main(list(args))
+        except SystemExit as stop:
+            code = stop.code
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

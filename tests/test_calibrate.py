@@ -10,19 +10,9 @@ import numpy as np
 import pytest
 
 from assistant.calibrate import CalibrationError, build_profile, parse_corners, parse_holes
-from assistant.cli import main
 from assistant.profile import GridSpec, load_profile
 from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.vision.reader import read_frame
-
-
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(args))
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
@@ -42,12 +32,10 @@ def room(tmp_path: Path):
     return scene, path
 
 
-def test_auto_calibration_saves_corners_that_read_the_room(room, tmp_path, capsys) -> None:
+def test_auto_calibration_saves_corners_that_read_the_room(room, tmp_path, cli) -> None:
     scene, image = room
     out = tmp_path / "toa.json"
-    code, text, err = run_cli(
-        capsys, "calibrate", "--image", str(image), "--auto", "--out", str(out)
-    )
+    code, text, err = cli("calibrate", "--image", str(image), "--auto", "--out", str(out))
     assert code == 0, err
     assert f"reads {screen_board(scene)}" in text
     profile = load_profile(out)
@@ -56,13 +44,11 @@ def test_auto_calibration_saves_corners_that_read_the_room(room, tmp_path, capsy
     assert json.loads(out.read_text())["capture"]["window_title"] == "RuneLite|Old School RuneScape"
 
 
-def test_clicked_corners_calibrate_the_room(room, tmp_path, capsys) -> None:
+def test_clicked_corners_calibrate_the_room(room, tmp_path, cli) -> None:
     scene, image = room
     corners = ",".join(f"{v:.1f}" for v in scene.corners.ravel())
     out = tmp_path / "clicked.json"
-    code, _, _ = run_cli(
-        capsys, "calibrate", "--image", str(image), "--corners", corners, "--out", str(out)
-    )
+    code, _, _ = cli("calibrate", "--image", str(image), "--corners", corners, "--out", str(out))
     assert code == 0
     assert read_frame(scene.frame, load_profile(out)).board is not None
 
@@ -78,7 +64,7 @@ def synthetic_grid(rows: int, cols: int, lit: np.ndarray, cell: int = 40) -> np.
     return frame
 
 
-def test_generic_grid_with_sampled_looks(tmp_path, capsys) -> None:
+def test_generic_grid_with_sampled_looks(tmp_path, cli) -> None:
     rows, cols = 4, 5
     lit = np.random.default_rng(2).integers(0, 2, (rows, cols))
     frame = synthetic_grid(rows, cols, lit)
@@ -87,8 +73,7 @@ def test_generic_grid_with_sampled_looks(tmp_path, capsys) -> None:
     centre = lambda r, c: (40 + c * 40 + 20, 30 + r * 40 + 20)  # noqa: E731
     corners = [centre(0, 0), centre(0, cols - 1), centre(rows - 1, cols - 1), centre(rows - 1, 0)]
     out = tmp_path / "grid.json"
-    code, _, err = run_cli(
-        capsys,
+    code, _, err = cli(
         "calibrate",
         "--image",
         str(image),
@@ -136,22 +121,20 @@ def test_generic_grid_with_sampled_looks(tmp_path, capsys) -> None:
         (["--auto", "--on-color", "yellow", "--off-color", "#000000"], "like '#F5D442'"),
     ],
 )
-def test_bad_calibration_input(room, tmp_path, capsys, args, fragment) -> None:
+def test_bad_calibration_input(room, tmp_path, cli, args, fragment) -> None:
     _, image = room
-    code, _, err = run_cli(
-        capsys, "calibrate", "--image", str(image), *args, "--out", str(tmp_path / "x.json")
-    )
+    code, _, err = cli("calibrate", "--image", str(image), *args, "--out", str(tmp_path / "x.json"))
     assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
 
 
-def test_unreadable_image_and_no_puzzle(tmp_path, capsys) -> None:
+def test_unreadable_image_and_no_puzzle(tmp_path, cli) -> None:
     bad = tmp_path / "bad.png"
     bad.write_bytes(b"no")
-    code, _, err = run_cli(capsys, "calibrate", "--image", str(bad), "--auto", "--out", "x.json")
+    code, _, err = cli("calibrate", "--image", str(bad), "--auto", "--out", "x.json")
     assert code == 2 and "Cannot read" in err
     empty = tmp_path / "empty.png"
     cv2.imwrite(str(empty), np.full((400, 400, 3), 80, np.uint8))
-    code, _, err = run_cli(capsys, "calibrate", "--image", str(empty), "--auto", "--out", "x.json")
+    code, _, err = cli("calibrate", "--image", str(empty), "--auto", "--out", "x.json")
     assert code == 2 and "found no puzzle" in err
 
 

@@ -10,31 +10,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant.cli import main
 from assistant.puzzle import Board
 from assistant.solver import random_solvable_board
 
 
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    """Run the program in-process; argparse's own errors exit through SystemExit."""
-    try:
-        code = main(list(args))
-    except SystemExit as stop:
-        code = stop.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_toa_preset_plain(capsys) -> None:
-    code, out, err = run_cli(capsys, "solve", "--preset", "toa", "111/0#0/110")
+def test_toa_preset_plain(cli) -> None:
+    code, out, err = cli("solve", "--preset", "toa", "111/0#0/110")
     assert code == 0 and not err
     lines = out.splitlines()
     assert lines[0] == "110/0#1/000"
     assert lines[1] == "3 presses (proven minimal); 1 solution."
 
 
-def test_json_fields(capsys) -> None:
-    code, out, _ = run_cli(capsys, "solve", "--json", "--preset", "toa", "111/0#0/110")
+def test_json_fields(cli) -> None:
+    code, out, _ = cli("solve", "--json", "--preset", "toa", "111/0#0/110")
     data = json.loads(out)
     assert code == 0
     assert data["solvable"] is True
@@ -48,8 +37,8 @@ def test_json_fields(capsys) -> None:
     assert data["reason"] is None
 
 
-def test_generic_board_with_states_and_objective(capsys) -> None:
-    code, out, _ = run_cli(capsys, "solve", "--json", "--states", "3", "--objective", "0", "12/21")
+def test_generic_board_with_states_and_objective(cli) -> None:
+    code, out, _ = cli("solve", "--json", "--states", "3", "--objective", "0", "12/21")
     data = json.loads(out)
     board = Board.parse("12/21", k=3, objective=0)
     presses = Board.parse(data["presses"], k=3, objective=0).states
@@ -57,46 +46,42 @@ def test_generic_board_with_states_and_objective(capsys) -> None:
     assert data["minimal"] is True
 
 
-def test_unsolvable_exit_1_with_reason(capsys) -> None:
-    code, out, _ = run_cli(capsys, "solve", "--objective", "0", "10000/00000/00000/00000/00000")
+def test_unsolvable_exit_1_with_reason(cli) -> None:
+    code, out, _ = cli("solve", "--objective", "0", "10000/00000/00000/00000/00000")
     assert code == 1
     assert out.startswith("No solution.") and "odd number" in out
-    code, out, _ = run_cli(
-        capsys, "solve", "--json", "--objective", "0", "10000/00000/00000/00000/00000"
-    )
+    code, out, _ = cli("solve", "--json", "--objective", "0", "10000/00000/00000/00000/00000")
     data = json.loads(out)
     assert code == 1 and data["solvable"] is False and data["presses"] is None
     assert data["solutions"] == 0 and data["nullity"] == 2 and data["reason"]
 
 
-def test_hint_names_a_press_of_a_fewest_press_solution(capsys) -> None:
-    code, out, _ = run_cli(capsys, "solve", "--json", "--hint", "--preset", "toa", "111/0#0/110")
+def test_hint_names_a_press_of_a_fewest_press_solution(cli) -> None:
+    code, out, _ = cli("solve", "--json", "--hint", "--preset", "toa", "111/0#0/110")
     hint = json.loads(out)["hint"]
     assert (hint["row"], hint["col"]) in {(1, 1), (1, 2), (2, 3)} and hint["on_minimal"]
-    code, out, _ = run_cli(capsys, "solve", "--hint", "--preset", "toa", "111/1#1/111")
+    code, out, _ = cli("solve", "--hint", "--preset", "toa", "111/1#1/111")
     assert code == 0 and "already solved" in out
 
 
-def test_file_and_stdin(tmp_path: Path, capsys, monkeypatch) -> None:
+def test_file_and_stdin(tmp_path: Path, cli, monkeypatch) -> None:
     path = tmp_path / "board.txt"
     path.write_text("111\n0#0\n110\n", encoding="utf-8")
-    code, out, _ = run_cli(capsys, "solve", "--file", str(path))
+    code, out, _ = cli("solve", "--file", str(path))
     assert code == 0 and out.splitlines()[:3] == ["110", "0#1", "000"]
     monkeypatch.setattr(sys, "stdin", __import__("io").StringIO("111/0#0/110"))
-    code, out, _ = run_cli(capsys, "solve", "--file", "-")
+    code, out, _ = cli("solve", "--file", "-")
     assert code == 0 and out.splitlines()[0] == "110"
 
 
-def test_npy_in_and_out(tmp_path: Path, capsys) -> None:
+def test_npy_in_and_out(tmp_path: Path, cli) -> None:
     board = random_solvable_board(
         150, 120, seed=2, present=np.random.default_rng(1).random((150, 120)) > 0.02
     )
     array = np.where(board.present, board.states, -1).astype(np.int8)
     source, target = tmp_path / "big.npy", tmp_path / "presses.npy"
     np.save(source, array)
-    code, out, _ = run_cli(
-        capsys, "solve", "--file", str(source), "--out", str(target), "--no-minimize"
-    )
+    code, out, _ = cli("solve", "--file", str(source), "--out", str(target), "--no-minimize")
     assert code == 0
     assert "too large to print" not in out and "presses" in out
     presses = np.load(target)
@@ -119,25 +104,25 @@ def test_npy_in_and_out(tmp_path: Path, capsys) -> None:
         (["--states", "three", "11"], "invalid int value"),
     ],
 )
-def test_bad_input_is_one_sentence_and_exit_2(capsys, args: list[str], fragment: str) -> None:
-    code, _, err = run_cli(capsys, "solve", *args)
+def test_bad_input_is_one_sentence_and_exit_2(cli, args: list[str], fragment: str) -> None:
+    code, _, err = cli("solve", *args)
     assert code == 2
     assert fragment in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_bad_npy_files(tmp_path: Path, capsys) -> None:
+def test_bad_npy_files(tmp_path: Path, cli) -> None:
     bad = tmp_path / "bad.npy"
     bad.write_bytes(b"not an array")
-    code, _, err = run_cli(capsys, "solve", "--file", str(bad))
+    code, _, err = cli("solve", "--file", str(bad))
     assert code == 2 and "not a readable .npy array" in err
     floats = tmp_path / "floats.npy"
     np.save(floats, np.zeros((2, 2)))
-    code, _, err = run_cli(capsys, "solve", "--file", str(floats))
+    code, _, err = cli("solve", "--file", str(floats))
     assert code == 2 and "must hold integers" in err
     low = tmp_path / "low.npy"
     np.save(low, np.array([[0, -3]]))
-    code, _, err = run_cli(capsys, "solve", "--file", str(low))
+    code, _, err = cli("solve", "--file", str(low))
     assert code == 2 and "row 1, column 2 holds -3" in err
 
 

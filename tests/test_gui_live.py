@@ -108,7 +108,7 @@ def test_control_window_without_a_game_offers_the_demo(qtbot, tmp_path: Path) ->
     assert "demo room" in window.demo_button.text()
     assert window.start_button.text() == "Stop overlay"
     window.stop_overlay()
-    assert window.worker is None and window.start_button.text() == "Start overlay"
+    assert window.session is None and window.start_button.text() == "Start overlay"
 
 
 def test_control_window_shows_the_state_and_opens_manual_entry_prefilled(qtbot, tmp_path) -> None:
@@ -117,7 +117,6 @@ def test_control_window_shows_the_state_and_opens_manual_entry_prefilled(qtbot, 
     state, scene = live_state()
     window.show_state(state)
     assert window.status.text() == "Puzzle found: step on 3 plates."
-    assert window.overlay.isVisible()
     window.open_manual()
     assert window.manual.isWindow() and window.manual.isVisible()
     assert window.manual.model.board.format() == screen_board(scene)

@@ -83,24 +83,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace) -> dict:
-    from assistant.gui.overlay import OVERLAY_TITLE, Overlay
-    from assistant.gui.worker import CaptureWorker
+    from assistant.gui.session import OverlaySession
 
-    overlay = Overlay()
-    worker = CaptureWorker(
-        f"^{re.escape(title)}$", fps=args.fps, exclude_titles=(OVERLAY_TITLE,), track=track
-    )
+    session = OverlaySession(f"^{re.escape(title)}$", fps=args.fps, track=track)
+    worker = session.worker
     kinds: list[str] = []
-    worker.state_changed.connect(overlay.show_state)
     worker.frame_done.connect(lambda state: kinds.append(state.kind))
-    worker.start()
+    session.start()
     _spin(app, 1.5)  # locate, stabilise
     skip = len(worker.frame_seconds)
     cpu, wall = time.process_time(), time.monotonic()
     _spin(app, args.seconds)
     cpu_used, elapsed = time.process_time() - cpu, time.monotonic() - wall
-    worker.stop()
-    overlay.close()
+    session.stop()
+    session.overlay.close()
     frames = worker.frame_seconds[skip:]
     return {
         "case": f"live-1280x720-{name}",

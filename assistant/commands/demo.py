@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import signal
 import sys
 
 from assistant.errors import UserError
@@ -34,10 +33,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.board is not None:
         args.board = toa_board(args.board).format()  # one clear sentence if malformed
-    from PyQt6.QtCore import QTimer
     from PyQt6.QtWidgets import QApplication
 
     from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
+    from assistant.gui.session import OverlaySession, exec_until_signalled
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     title = args.title or DEMO_TITLE
@@ -46,36 +45,21 @@ def run(args: argparse.Namespace) -> int:
     room = DemoRoom(demo_params(args.board, args.seed), title=title)
     room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
     room.show()
-    worker = None
+    session = None
     if not args.room_only:
-        from assistant.gui.overlay import OVERLAY_TITLE, Overlay
-        from assistant.gui.worker import CaptureWorker
+        from assistant.gui.overlay import parse_colour
         from assistant.settings import load_settings
 
         settings, _ = load_settings()
-        from assistant.gui.overlay import parse_colour
-
-        overlay = Overlay(parse_colour(settings.mark_color))
-        worker = CaptureWorker(
-            f"^{re.escape(title)}$", fps=settings.fps, exclude_titles=(OVERLAY_TITLE,)
+        session = OverlaySession(
+            f"^{re.escape(title)}$", fps=settings.fps, colour=parse_colour(settings.mark_color)
         )
-
-        def shown(state) -> None:
-            overlay.show_state(state)
-            print(state.status, flush=True)
-
-        worker.state_changed.connect(shown)
-        worker.start()
-    signal.signal(signal.SIGINT, lambda *_: app.quit())
-    signal.signal(signal.SIGTERM, lambda *_: app.quit())
-    ticker = QTimer()
-    ticker.start(200)
-    ticker.timeout.connect(lambda: None)
-    if args.seconds:
-        QTimer.singleShot(int(args.seconds * 1000), app.quit)
+        session.state_changed.connect(lambda state: print(state.status, flush=True))
+        session.start()
     try:
-        app.exec()
+        exec_until_signalled(app, args.seconds)
     finally:
-        if worker is not None:
-            worker.stop()
+        if session is not None:
+            session.stop()
+            session.overlay.close()
     return 0

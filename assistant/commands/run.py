@@ -4,7 +4,6 @@ window (status changes are printed, one line each)."""
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 
 from assistant.errors import UserError
@@ -50,41 +49,29 @@ def run(args: argparse.Namespace) -> int:
     title = args.window or (profile.capture.window_title if profile else settings.window_title)
     objective = None if profile is not None else settings.toa_objective
 
-    from PyQt6.QtCore import QTimer
     from PyQt6.QtWidgets import QApplication
 
-    from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
-    from assistant.gui.worker import CaptureWorker
+    from assistant.gui.overlay import parse_colour
+    from assistant.gui.session import OverlaySession, exec_until_signalled
 
     try:
         colour = parse_colour(args.colour or settings.mark_color)
     except ValueError as error:
         raise UserError(f"The mark colour {error}.") from None
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    overlay = Overlay(colour)
-    worker = CaptureWorker(
-        title, profile, fps=fps, objective=objective, exclude_titles=(OVERLAY_TITLE,)
-    )
+    session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour)
     last = {"status": None}
 
     def shown(state) -> None:
-        overlay.show_state(state)
         if state.status != last["status"]:
             last["status"] = state.status
             print(state.status, flush=True)
 
-    worker.state_changed.connect(shown)
-    signal.signal(signal.SIGINT, lambda *_: app.quit())
-    signal.signal(signal.SIGTERM, lambda *_: app.quit())
-    ticker = QTimer()  # lets Python see the signals while Qt's loop runs
-    ticker.start(200)
-    ticker.timeout.connect(lambda: None)
-    if args.seconds:
-        QTimer.singleShot(int(args.seconds * 1000), app.quit)
-    worker.start()
+    session.state_changed.connect(shown)
+    session.start()
     try:
-        app.exec()
+        exec_until_signalled(app, args.seconds)
     finally:
-        worker.stop()
-        overlay.close()
+        session.stop()
+        session.overlay.close()
     return 0

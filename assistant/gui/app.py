@@ -27,7 +27,7 @@ from PyQt6.QtWidgets import (
 from assistant.capture import Grabber, WindowBackend, default_backend, find_window
 from assistant.gui.demo import DEMO_TITLE, DemoRoom
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
-from assistant.gui.worker import CaptureWorker
+from assistant.gui.session import OverlaySession
 from assistant.live import LiveState
 from assistant.profile import Profile, load_profile
 from assistant.settings import Settings, config_dir, load_settings, save_settings
@@ -65,7 +65,7 @@ class ControlWindow(QMainWindow):
         self.backend = backend or default_backend()
         self.profile: Profile | None = None
         self.profile_path: str | None = None
-        self.worker: CaptureWorker | None = None
+        self.session: OverlaySession | None = None
         self.overlay = Overlay(parse_colour(settings.mark_color))
         self.last_state: LiveState | None = None
         self.demo: DemoRoom | None = None
@@ -146,7 +146,7 @@ class ControlWindow(QMainWindow):
 
     # -- the live loop -----------------------------------------------------------------------
     def toggle_overlay(self) -> None:
-        if self.worker is None:
+        if self.session is None:
             self.start_overlay()
         else:
             self.stop_overlay()
@@ -154,31 +154,32 @@ class ControlWindow(QMainWindow):
     def start_overlay(self) -> None:
         self.stop_overlay()
         objective = None if self.profile is not None else self.settings.toa_objective
-        self.worker = CaptureWorker(
+        self.session = OverlaySession(
             self.title_pattern(),
             self.profile,
             fps=self.settings.fps,
             objective=objective,
             backend=self.backend,
             exclude_titles=OWN_TITLES,
+            overlay=self.overlay,
+            parent=self,
         )
-        self.worker.state_changed.connect(self.show_state)
-        self.worker.start()
+        self.session.state_changed.connect(self.show_state)
+        self.session.start()
         self.start_button.setText("Stop overlay")
         self.status.setText("Looking for the game window…")
 
     def stop_overlay(self) -> None:
-        if self.worker is not None:
-            self.worker.state_changed.disconnect(self.show_state)
-            self.worker.stop()
-            self.worker = None
+        if self.session is not None:
+            self.session.state_changed.disconnect(self.show_state)
+            self.session.stop()
+            self.session = None
         self.overlay.hide()
         self.start_button.setText("Start overlay")
 
     def show_state(self, state: LiveState) -> None:
         self.last_state = state
         self.status.setText(state.status)
-        self.overlay.show_state(state)
         no_game = state.kind in ("no-window", "unsupported")
         self.demo_button.setText(
             "No game window found: try the demo room" if no_game else "Try the demo room"
@@ -227,7 +228,7 @@ class ControlWindow(QMainWindow):
         self.settings = settings
         save_settings(settings, self.settings_file)
         self.overlay.set_colour(parse_colour(settings.mark_color))
-        if self.worker is not None:
+        if self.session is not None:
             self.start_overlay()
 
     def capture_target(self):
@@ -275,7 +276,7 @@ class ControlWindow(QMainWindow):
         self.profile = profile
         self.profile_path = path
         self.profile_label.setText(f"Profile: {path}")
-        if self.worker is not None:
+        if self.session is not None:
             self.start_overlay()
 
     def closeEvent(self, event) -> None:

@@ -1,0 +1,86 @@
+"""A capture worker and the overlay it drives, as one thing to start and stop.
+
+Used by the control window, ``run``, ``demo`` and ``bench-live``, so the wiring between
+the worker thread and the overlay lives in one place.
+"""
+
+from __future__ import annotations
+
+import signal
+
+from PyQt6.QtCore import QObject, QTimer, pyqtSignal
+from PyQt6.QtGui import QColor
+from PyQt6.QtWidgets import QApplication
+
+from assistant.capture import WindowBackend
+from assistant.gui.overlay import OVERLAY_TITLE, Overlay
+from assistant.gui.worker import CaptureWorker
+from assistant.live import LiveState
+from assistant.profile import Profile
+
+__all__ = ["OverlaySession", "exec_until_signalled"]
+
+
+class OverlaySession(QObject):
+    """Reads the window matching ``title_pattern`` and shows the marks until stopped.
+
+    ``state_changed`` repeats the worker's signal in the GUI thread, after the overlay
+    has been updated.
+    """
+
+    state_changed = pyqtSignal(object)
+
+    def __init__(
+        self,
+        title_pattern: str,
+        profile: Profile | None = None,
+        *,
+        fps: float = 10.0,
+        objective: int | None = None,
+        colour: QColor | None = None,
+        backend: WindowBackend | None = None,
+        exclude_titles: tuple[str, ...] = (),
+        track: bool = True,
+        overlay: Overlay | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.overlay = overlay or Overlay(colour)
+        self.worker = CaptureWorker(
+            title_pattern,
+            profile,
+            fps=fps,
+            objective=objective,
+            backend=backend,
+            exclude_titles=(OVERLAY_TITLE, *exclude_titles),
+            track=track,
+        )
+        self.worker.state_changed.connect(self._show)
+
+    def _show(self, state: LiveState) -> None:
+        self.overlay.show_state(state)
+        self.state_changed.emit(state)
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def stop(self) -> None:
+        """Stop reading and hide the marks (the overlay window itself is kept)."""
+        self.worker.state_changed.disconnect(self._show)
+        self.worker.stop()
+        self.overlay.hide()
+
+
+def exec_until_signalled(app: QApplication, seconds: float | None = None) -> int:
+    """Run the Qt event loop until the last window closes, Ctrl+C / SIGTERM, or ``seconds``.
+
+    A short timer lets Python's signal handlers run while Qt's loop is in control.
+    """
+    signal.signal(signal.SIGINT, lambda *_: app.quit())
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    ticker = QTimer()
+    ticker.timeout.connect(lambda: None)
+    ticker.start(200)
+    if seconds:
+        QTimer.singleShot(int(seconds * 1000), app.quit)
+    return app.exec()
