@@ -14,6 +14,7 @@ X server (Xvfb + openbox; see tests/x11.py).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -38,6 +39,8 @@ TARGET_MB, TARGET_VERSION_S, TARGET_START_S = 80.0, 1.0, 1.5
 def pyinstaller(distpath: Path, workpath: Path, *, onefile: bool = False,
                 clean: bool = False) -> None:
     """Run PyInstaller on build.spec (this interpreter's PyInstaller)."""
+    if importlib.util.find_spec("PyInstaller") is None:
+        raise SystemExit("PyInstaller is not installed here: run pip install -e '.[build]'.")
     env = dict(os.environ)
     env["TOA_BUILD_ONEFILE"] = "1" if onefile else ""
     command = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
