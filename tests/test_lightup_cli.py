@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -116,3 +117,12 @@ def test_bench_lightup_prints_one_line_per_case(capsys) -> None:
     assert code == 0 and out.startswith("lightup-6x6: median ") and out.count("\n") == 1
     code, _, err = run(capsys, "bench-lightup", "--puzzles", "0")
     assert code == 2 and "--puzzles must be at least 1" in err
+
+
+def test_solve_reads_stdin(capsys, monkeypatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1 4\n.1..\n"))
+    code, out, _ = run(capsys, "lightup", "solve", "-")
+    assert (code, out) == (0, "1 4\nL1.L\nunique\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("2 2\nL1\n#.\n"))
+    code, out, _ = run(capsys, "lightup", "check", "-")
+    assert (code, out) == (1, "cell 2,2 is dark\n")
