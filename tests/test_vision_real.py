@@ -140,3 +140,19 @@ def test_screenshot_centres_are_where_the_reader_finds_them(screenshot):
     tiles = read_frame(screenshot).tiles
     found = np.array([t.centre for t in tiles])
     assert np.abs(found - SCREENSHOT_CENTRES).max() < 1.5
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.5])
+def test_screenshot_inside_a_full_hd_capture(screenshot, scale):
+    """The room as a small part of a 1920x1080 BGRA capture, as mss gives it."""
+    room = cv2.resize(screenshot, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    capture = np.zeros((1080, 1920, 4), np.uint8)
+    capture[..., :3] = (38, 52, 62)
+    capture[..., 3] = 255
+    top, left = 500, 1200
+    capture[top : top + room.shape[0], left : left + room.shape[1]] = room
+    reading = read_frame(capture)
+    assert reading.board is not None and reading.board.format() == TRUTH
+    expected = [((x + 0.5) * scale - 0.5 + left, (y + 0.5) * scale - 0.5 + top)
+                for x, y in CORNERS]
+    assert np.allclose(reading.corners, expected, atol=2.0)

@@ -248,3 +248,11 @@ def test_references_that_contradict_the_plates_are_not_trusted():
     assert reading.abstain and "profile's on/off colours" in reading.reason
     mixed = render_scene(SceneParams(seed=3, board="101/0#1/100"))
     assert read_frame(mixed.frame, swapped).abstain
+
+
+@pytest.mark.parametrize("spacing", [25.0, 150.0])
+def test_full_hd_frames_at_both_ends_of_the_spacing_range(spacing):
+    for seed in range(3):
+        scene = render_scene(perturbed_params("baseline", 40 + seed, frame_size=(1920, 1080),
+                                              spacing=spacing, bgra=True))
+        assert judge(read_frame(scene.frame), scene.plate_centres, scene.lit) == "right"

@@ -14,7 +14,7 @@ centre, each inside a purple frame that is more purple than the floor around it.
 4. label the ring as seen on screen: row 1, column 1 is the top-left plate.
 
 Plate spacings from 25 to 150 pixels are searched; frames wider than 1400 pixels are
-searched at half resolution and the fit is made at full resolution.
+searched at half resolution first and at full resolution only when that finds nothing.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
 _LUMA = np.array([0.114, 0.587, 0.299])
 _EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median brightness
+_HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,20 @@ def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
     (fit, None) when exactly one ring is found; ``(None, reason)`` otherwise, where the
     reason is ``"not-found"`` or ``"several"``.
     """
+    height, width = frame.shape[:2]
+    # big frames are searched at half resolution first (fast), then, only if that finds
+    # nothing, at full resolution (plates spaced less than ~32 px vanish at half)
+    factors = (2, 1) if max(width, height) > _HALF_RESOLUTION_ABOVE else (1,)
+    for factor in factors:
+        fit, why = _locate_at(frame, factor)
+        if fit is not None or why == "several":
+            return fit, why
+    return None, "not-found"
+
+
+def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | None]:
     bgr = frame[..., :3]
-    blobs = _gold_blobs(frame)
+    blobs = _gold_blobs(frame, factor)
     if len(blobs.areas) < _MIN_MATCHED:
         return None, "not-found"
     hypotheses = _ring_hypotheses(blobs)
@@ -98,9 +111,8 @@ def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
     return accepted[0][1], None
 
 
-def _gold_blobs(frame: np.ndarray) -> _Blobs:
+def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:
     height, width = frame.shape[:2]
-    factor = 2 if max(width, height) > 1400 else 1
     if factor > 1:
         # resize all channels (a BGRA frame from mss is contiguous; its BGR view is not,
         # and OpenCV would copy it first), then drop alpha from the small copy
@@ -309,12 +321,17 @@ def _sample(bgr: np.ndarray, homography: np.ndarray, grid_points: np.ndarray) ->
 
 
 def _frame_points() -> np.ndarray:
-    """Points on the purple frame near the diagonals (|u| + |v| = 0.225), where neither the
-    diamond's bevel nor overlay marks (outside radius 0.19) reach."""
-    t = np.array([0.07, 0.095, 0.13, 0.155])
-    quarter = np.stack([t, 0.225 - t], axis=1)
+    """Points on the purple frame near the diagonals, where neither the diamond's bevel
+    nor overlay marks (outside radius 0.19) reach: 4 sides x 4 directions x 3 depths
+    (|u| + |v| = 0.205, 0.225, 0.245), as the band is only a pixel or two wide when the
+    plates are small. Flattened side-major, then direction, then depth."""
+    share = np.array([0.31, 0.42, 0.58, 0.69])  # position along the side, of |u| + |v|
+    depth = np.array([0.205, 0.225, 0.245])
+    u = share[:, None] * depth[None, :]
+    v = (1 - share[:, None]) * depth[None, :]
+    quarter = np.stack([u, v], axis=-1)  # (directions, depths, 2)
     signs = np.array([(1, 1), (1, -1), (-1, 1), (-1, -1)], np.float64)
-    return (quarter[None, :, :] * signs[:, None, :]).reshape(-1, 2)
+    return (quarter[None] * signs[:, None, None, :]).reshape(-1, 2)
 
 
 _FRAME_POINTS = _frame_points()
@@ -345,7 +362,8 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     floor = float(np.median(_purpleness(floor_bgr)))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
     frame_bgr = _sample(bgr, homography, per_plate)
-    frames = _purpleness(frame_bgr).reshape(8, 4, -1)
+    # the most purple of the three depths, the median of the four directions, per side
+    frames = _purpleness(frame_bgr).reshape(8, 4, 4, 3).max(axis=3)
     purple_sides = np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
     if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
         return True
