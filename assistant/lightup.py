@@ -156,7 +156,8 @@ class LightUpResult:
 
     ``solutions`` holds up to ``limit`` lamp sets (0-based cells); ``count`` is how many
     were found; ``exhausted`` is True when the search finished, so ``count`` is the exact
-    number of solutions. Unique means ``count == 1 and exhausted``.
+    number of solutions. Unique means ``count == 1 and exhausted``. ``nodes`` is the
+    number of search nodes visited (for benchmarks).
     """
 
     solutions: list[frozenset[tuple[int, int]]]
