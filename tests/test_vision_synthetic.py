@@ -256,3 +256,20 @@ def test_full_hd_frames_at_both_ends_of_the_spacing_range(spacing):
         scene = render_scene(perturbed_params("baseline", 40 + seed, frame_size=(1920, 1080),
                                               spacing=spacing, bgra=True))
         assert judge(read_frame(scene.frame), scene.plate_centres, scene.lit) == "right"
+
+
+def test_gold_items_in_a_ring_on_a_panel_or_a_textured_wall_are_rejected():
+    import cv2
+
+    ring = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    rng = np.random.default_rng(4)
+    panel = np.full((360, 420, 3), (38, 52, 62), np.uint8)  # the side panel's brown
+    small = rng.normal(0, 1, size=(16, 18))
+    texture = cv2.resize(small, (420, 360), interpolation=cv2.INTER_CUBIC)[..., None]
+    wall = np.clip(np.array([60, 80, 100]) + texture * 25, 0, 255).astype(np.uint8)
+    for background in (panel, wall):
+        frame = background.copy()
+        for r, c in ring:
+            cv2.circle(frame, (120 + 70 * c, 80 + 70 * r), 10, (40, 190, 230), -1)  # coins
+        reading = read_frame(frame)
+        assert reading.abstain and reading.reason == NOT_IN_VIEW
