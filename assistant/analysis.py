@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.errors import UserError
-from assistant.puzzle import Board, check_states_and_objective
+from assistant.puzzle import Board, check_states_and_objective, format_grid
 from assistant.solver import Kernel, kernel_of, solve
 
 __all__ = [
@@ -115,16 +115,10 @@ class Analysis:
             "histogram": list(self.histogram),
             "max_presses": self.max_presses,
             "example": self.example.format(),
-            "example_presses": _format_presses(self.example_presses, self.present),
+            "example_presses": format_grid(self.example_presses, self.present),
             "all_off_to_all_on": self.all_on,
             "all_off_to_all_on_proven": self.all_on_proven,
         }
-
-
-def _format_presses(presses: np.ndarray, present: np.ndarray) -> str:
-    from assistant.puzzle import format_grid
-
-    return format_grid(presses, present)
 
 
 def _check_shape(present: np.ndarray) -> np.ndarray:
