@@ -61,6 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="internal",
         help="internal (default) or clingo (optional extra: pip install .[asp])",
     )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds clingo may search (default 60; its best answer so far is then "
+        "reported as not proven minimal)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "clingo":
         from assistant.solver.asp import solve_with_clingo
 
-        solution = solve_with_clingo(board)
+        if args.time_limit <= 0:
+            raise UserError(f"--time-limit must be positive, not {args.time_limit:g}.")
+        solution = solve_with_clingo(board, seconds=args.time_limit)
     else:
         solution = solve(board, minimize=not args.no_minimize)
     hint = _hint(solution) if args.hint else None
