@@ -159,3 +159,17 @@ def test_bench_quick_prints_verified_cases_with_a_baseline() -> None:
     assert baseline[0]["speedup"] == pytest.approx(
         baseline[0]["baseline_seconds"] / baseline[0]["seconds"], rel=0.05
     )
+
+
+def test_clingo_engine_from_the_command_line_agrees_with_the_internal_one(cli) -> None:
+    pytest.importorskip("clingo", reason="the optional asp extra is not installed")
+    args = ("solve", "--json", "--states", "3", "--objective", "0", "12/21")
+    _, internal, _ = cli(*args)
+    code, asp, _ = cli(*args, "--engine", "clingo")
+    internal, asp = json.loads(internal), json.loads(asp)
+    assert code == 0 and asp["method"] == "clingo" and asp["minimal"] is True
+    assert asp["total_presses"] == internal["total_presses"]
+    presses = Board.parse(asp["presses"], k=3, objective=0).states
+    assert Board.parse("12/21", k=3, objective=0).apply(presses).is_solved()
+    code, _, err = cli(*args, "--engine", "clingo", "--time-limit", "0")
+    assert code == 2 and "--time-limit must be positive" in err
