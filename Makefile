@@ -42,7 +42,7 @@ bench-live: deps system-deps
 	else xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/toa-assistant bench-live; fi
 
 # The executable players download: build.spec -> dist/toa-assistant/ and the archive
-# dist/toa-assistant-VERSION-PLATFORM.tar.gz (.zip on Windows and macOS).
+# dist/toa-assistant-VERSION-PLATFORM.tar.xz (.zip on Windows and macOS).
 exe: deps
 	$(BIN)/python -m pip install --quiet -e '.[build]'
 	$(BIN)/python scripts/build_exe.py

@@ -1,6 +1,6 @@
 """Build the executable from build.spec, pack what players download, and measure it.
 
-    python scripts/build_exe.py               # dist/toa-assistant/ + dist/toa-assistant-*.tar.gz
+    python scripts/build_exe.py               # dist/toa-assistant/ + dist/toa-assistant-*.tar.xz
     python scripts/build_exe.py --measure     # ... then print size, --version and start times
     python scripts/build_exe.py --measure-only          # measure the build already in dist/
     python scripts/build_exe.py --compare     # one-folder vs one-file, built and measured
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -77,8 +78,17 @@ def make_archive(distpath: Path) -> Path:
         with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
             for path in sorted(source.rglob("*")):
                 archive.write(path, path.relative_to(source.parent))
+    elif shutil.which("xz") and shutil.which("tar"):
+        # The xz tool compresses on every core; Python's lzma uses one (3 minutes here).
+        with target.open("wb") as out:
+            tar = subprocess.Popen(["tar", "-C", str(source.parent), "-cf", "-", source.name],
+                                   stdout=subprocess.PIPE)
+            subprocess.run(["xz", "-9", "-T0", "-c"], stdin=tar.stdout, stdout=out, check=True)
+            tar.stdout.close()
+            if tar.wait() != 0:
+                raise RuntimeError("tar failed while packing the bundle")
     else:
-        with tarfile.open(target, "w:gz", compresslevel=9) as archive:
+        with tarfile.open(target, "w:xz", preset=9) as archive:
             archive.add(source, arcname=source.name)
     return target
 

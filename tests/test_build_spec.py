@@ -86,7 +86,7 @@ def test_strip_targets_are_the_python_library_and_pyqt_modules():
 def test_version_and_archive_name():
     assert bundle.version(REPO) == assistant.__version__
     name = bundle.archive_name
-    assert name("0.1.0", "linux", "x86_64") == "toa-assistant-0.1.0-linux-x86_64.tar.gz"
+    assert name("0.1.0", "linux", "x86_64") == "toa-assistant-0.1.0-linux-x86_64.tar.xz"
     assert name("0.1.0", "win32", "AMD64") == "toa-assistant-0.1.0-windows-x86_64.zip"
     assert name("0.1.0", "darwin", "arm64") == "toa-assistant-0.1.0-macos-arm64.zip"
 
