@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 import sys
+from importlib import resources
 from pathlib import Path
 
 from PyQt6.QtCore import Qt
+from PyQt6.QtGui import QIcon
 from PyQt6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -290,6 +292,7 @@ class ControlWindow(QMainWindow):
 def main(argv: list[str] | None = None) -> int:
     """Start the control window and begin reading at once."""
     app = QApplication.instance() or QApplication(sys.argv[:1] + list(argv or []))
+    app.setWindowIcon(QIcon(str(resources.files("assistant.gui").joinpath("icon.png"))))
     window = ControlWindow()
     window.show()
     window.start_overlay()

@@ -19,6 +19,8 @@ gives one optimal press grid), and so does the reason when the board is unsolvab
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from assistant.errors import UserError
@@ -27,7 +29,12 @@ from assistant.solver.engine import Solution, solve
 
 __all__ = ["AspError", "clingo_available", "encode_board", "solve_with_clingo"]
 
-_INSTALL = "install the asp extra: pip install .[asp]"
+_INSTALL = (
+    "this executable does not include the optional clingo engine; the internal engine "
+    "(the default) is exact"
+    if getattr(sys, "frozen", False)
+    else "install the asp extra: pip install .[asp]"
+)
 
 
 class AspError(UserError):
