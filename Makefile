@@ -13,7 +13,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,asp]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,asp,build]'
 	touch $@
 
 deps: $(STAMP)
