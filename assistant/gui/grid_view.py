@@ -163,6 +163,7 @@ class CellGrid(QWidget):
             painter.end()
 
     def _paint(self, painter: QPainter) -> None:
+        """Draw the cells: every subclass (the Lights Out and Light Up grids) does its own."""
         raise NotImplementedError
 
     # -- input ----------------------------------------------------------------------------------
