@@ -27,6 +27,7 @@ __all__ = [
     "WindowInfo",
     "blank_frame_reason",
     "default_backend",
+    "display_problem",
     "find_window",
 ]
 
@@ -103,6 +104,27 @@ def platform_problem() -> str | None:
         if not os.environ.get("DISPLAY"):
             return "There is no X display (DISPLAY is not set), so no window can be read."
     return None
+
+
+#: Qt platforms that need no display server.
+_HEADLESS_QT = {"offscreen", "minimal", "vnc", "linuxfb", "eglfs", "vkkhrdisplay"}
+
+
+def display_problem() -> str | None:
+    """A sentence when no window can be opened here (Linux without a display), else None.
+
+    Qt would abort with a page about platform plugins; the player gets one sentence.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] in _HEADLESS_QT:
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    return (
+        "There is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is "
+        "set): start it from your desktop, or use the command line (toa-assistant solve ...)."
+    )
 
 
 class PyWinCtlBackend:

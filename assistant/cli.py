@@ -71,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _default_run(_args: argparse.Namespace) -> int:
     """No subcommand: start the graphical assistant."""
+    from assistant.capture import display_problem
+
+    if display_problem():
+        raise UserError(display_problem())
     from assistant.gui.app import main as gui_main
 
     return gui_main([])

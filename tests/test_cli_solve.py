@@ -173,3 +173,14 @@ def test_clingo_engine_from_the_command_line_agrees_with_the_internal_one(cli) -
     assert Board.parse("12/21", k=3, objective=0).apply(presses).is_solved()
     code, _, err = cli(*args, "--engine", "clingo", "--time-limit", "0")
     assert code == 2 and "--time-limit must be positive" in err
+
+
+@pytest.mark.parametrize("args", [(), ("manual",), ("demo",), ("run",)])
+def test_windows_without_a_display_are_one_sentence(cli, monkeypatch, args) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("only Linux can lack a display server")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    code, _, err = cli(*args)
+    assert code == 2
+    assert err.count("\n") == 1 and "There is no display to open a window on" in err

@@ -33,6 +33,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.board is not None:
         args.board = toa_board(args.board).format()  # one clear sentence if malformed
+    from assistant.capture import display_problem
+
+    if display_problem():
+        raise UserError(display_problem())
     from PyQt6.QtWidgets import QApplication
 
     from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params

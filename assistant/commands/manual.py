@@ -102,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
     if warning:
         print(f"toa-assistant: {warning}", file=sys.stderr)
 
+    from assistant.capture import display_problem
+
+    if display_problem():
+        raise UserError(display_problem())
     from PyQt6.QtWidgets import QApplication
 
     from assistant.gui.manual import ManualWindow

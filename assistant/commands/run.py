@@ -49,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
     title = args.window or (profile.capture.window_title if profile else settings.window_title)
     objective = None if profile is not None else settings.toa_objective
 
+    from assistant.capture import display_problem
+
+    if display_problem():
+        raise UserError(display_problem())
     from PyQt6.QtWidgets import QApplication
 
     from assistant.gui.overlay import parse_colour
