@@ -112,8 +112,10 @@ def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace) 
 
 
 def _spin(app, seconds: float) -> None:
-    """Run the Qt event loop for a while (the overlay paints, the room stays responsive)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        app.processEvents()
-        time.sleep(0.01)
+    """Run the Qt event loop for a while, blocking as the real program does (a polling
+    loop here would add its own wake-ups to the CPU figure)."""
+    from PyQt6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    QTimer.singleShot(int(seconds * 1000), loop.quit)
+    loop.exec()
