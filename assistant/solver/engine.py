@@ -2,10 +2,11 @@
 
 Methods (all exact, integers only):
 
-- ``rectangle-gf2`` / ``rectangle-poly``: full rectangles with a prime number of states.
-  Light chasing leaves one row of unknowns, and the left-over system is a polynomial
-  in the path matrix (Chebyshev-like), so it is solved by a polynomial gcd in
-  GF(p)[y] instead of matrix elimination. See :mod:`assistant.solver.rectangle`.
+- ``rectangle-gf2`` / ``rectangle-poly``: full rectangles. Light chasing leaves one row
+  of unknowns, and the left-over system is a polynomial in the path matrix
+  (Chebyshev-like), so it is solved by a polynomial gcd in GF(p)[y] instead of matrix
+  elimination; prime powers by Hensel lifting, or Smith form of the n x n
+  multiplication matrix. See :mod:`assistant.solver.rectangle`.
 - ``chase-gf2``: two states with holes: row chasing with bit-packed rows and on-the-fly
   elimination of each left-over equation. See :mod:`assistant.solver.packed`.
 - ``chase-eliminating``: holes and any other number of states: the same chase over
@@ -148,8 +149,7 @@ def solve(
 
     Raises
     ------
-    assistant.puzzle.BoardError : more states than exact 64-bit arithmetic allows, or a
-        board shape no method here can take in memory.
+    assistant.puzzle.BoardError : more states than exact 64-bit arithmetic allows.
     """
     if board.k > MAX_MODULUS:
         raise BoardError(f"The engine handles up to {MAX_MODULUS} states, not {board.k}.")
