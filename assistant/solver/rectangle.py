@@ -1,4 +1,4 @@
-"""Full rectangles with a prime number of states: light chasing plus a polynomial gcd.
+"""Full rectangles: light chasing plus a polynomial gcd (per prime power of k).
 
 For an m x n rectangle, chase rows downwards: with the presses of row 0 as the free
 vector ``f``, row r's presses are ``x_r = C_r(M) f + d_r`` where ``M = I + P`` (P the
