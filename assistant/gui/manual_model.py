@@ -146,6 +146,14 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+#: Time for the fewest-press search when a board has more than 2^20 solutions (its answer
+#: is then "best found, not proven minimal"): short, so the window answers well within a
+#: second; exhaustive searches (up to 2^20 solutions) are not cut short.
+SEARCH_SECONDS = 0.3
+#: The optional clingo engine's time limit in the window.
+CLINGO_SECONDS = 10.0
+
+
 def solve_with_engine(board: Board, engine: str = "internal") -> tuple[Solution, str | None]:
     """Solve with the named engine; falls back to the internal one when the optional
     clingo engine is not installed, and then says so in a sentence.
@@ -159,9 +167,9 @@ def solve_with_engine(board: Board, engine: str = "internal") -> tuple[Solution,
             from assistant.solver.asp import solve_with_clingo  # optional extra
         except ImportError:
             note = "The clingo engine is not available here, so the internal engine answered."
-            return solve(board), note
-        return solve_with_clingo(board), None
-    return solve(board), None
+            return solve(board, seconds=SEARCH_SECONDS), note
+        return solve_with_clingo(board, seconds=CLINGO_SECONDS), None
+    return solve(board, seconds=SEARCH_SECONDS), None
 
 
 @dataclass
