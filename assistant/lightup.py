@@ -350,30 +350,21 @@ class _Structure:
         self.row_seg = [0] * n
         self.col_seg = [0] * n
         segments: list[list[int]] = []
-        for r in range(puzzle.rows):
-            current: list[int] | None = None
-            for c in range(puzzle.cols):
-                if puzzle.is_wall(r, c):
-                    current = None
-                    continue
-                if current is None:
-                    current = []
-                    segments.append(current)
-                i = index[(r, c)]
-                current.append(i)
-                self.row_seg[i] = len(segments) - 1
-        for c in range(puzzle.cols):
-            current = None
-            for r in range(puzzle.rows):
-                if puzzle.is_wall(r, c):
-                    current = None
-                    continue
-                if current is None:
-                    current = []
-                    segments.append(current)
-                i = index[(r, c)]
-                current.append(i)
-                self.col_seg[i] = len(segments) - 1
+        rows_of_cells = [[(r, c) for c in range(puzzle.cols)] for r in range(puzzle.rows)]
+        cols_of_cells = [[(r, c) for r in range(puzzle.rows)] for c in range(puzzle.cols)]
+        for lines, seg_of in ((rows_of_cells, self.row_seg), (cols_of_cells, self.col_seg)):
+            for line in lines:
+                current: list[int] | None = None
+                for r, c in line:
+                    if puzzle.is_wall(r, c):
+                        current = None
+                        continue
+                    if current is None:
+                        current = []
+                        segments.append(current)
+                    i = index[(r, c)]
+                    current.append(i)
+                    seg_of[i] = len(segments) - 1
         self.segments = [tuple(s) for s in segments]
         # Numbers: wanted count and the empty neighbours; per cell, the numbers it touches.
         self.number_want: list[int] = []

@@ -223,6 +223,15 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
     return results
 
 
+def _checked_fit(pts, areas, ok, nearest):
+    """Drop odd-sized matches, require enough distinct ones, and fit: ``(ok, homography)``,
+    the homography None when the matches cannot make a ring."""
+    ok = ok & _similar_size(areas[nearest], ok)
+    if ok.sum() < _MIN_MATCHED or len(set(nearest[ok].tolist())) < int(ok.sum()):
+        return ok, None
+    return ok, _fit(pts, ok, nearest)
+
+
 def _refine(
     pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float
 ) -> tuple[float, np.ndarray, frozenset[int]] | None:
@@ -231,10 +240,7 @@ def _refine(
     check the result."""
     homography = None
     for _ in range(3):
-        ok = ok & _similar_size(areas[nearest], ok)
-        if ok.sum() < _MIN_MATCHED or len(set(nearest[ok].tolist())) < int(ok.sum()):
-            return None
-        homography = _fit(pts, ok, nearest)
+        ok, homography = _checked_fit(pts, areas, ok, nearest)
         if homography is None:
             return None
         predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
@@ -245,10 +251,7 @@ def _refine(
         worst = int(np.argmax(np.where(ok, residual, -1.0)))
         if ok.sum() > _MIN_MATCHED and residual[worst] > _OUTLIER * spacing:
             ok[worst] = False  # refit without the worst point
-    ok = ok & _similar_size(areas[nearest], ok)
-    if ok.sum() < _MIN_MATCHED or len(set(nearest[ok].tolist())) < int(ok.sum()):
-        return None
-    homography = _fit(pts, ok, nearest)
+    ok, homography = _checked_fit(pts, areas, ok, nearest)
     if homography is None:
         return None
     # a diamond partly hidden by a player, or merged with his gold-ish skin, has an odd size
