@@ -113,15 +113,30 @@ def test_calibrated_on_an_empty_room_is_not_in_view():
     assert reading.abstain and reading.reason == NOT_IN_VIEW
 
 
-def test_a_covered_plate_is_named():
+def test_a_covered_plate_is_reported_hidden_and_the_rest_read():
     scene = render_scene(SceneParams(seed=6, board="101/0#1/010"))
     frame = scene.frame.copy()
     x, y = np.rint(scene.plate_centres[4]).astype(int)  # row 2, column 3
     frame[y - 12 : y + 13, x - 12 : x + 13] = (200, 60, 30)  # something blue on the diamond
     for profile in (None, toa_default_profile().with_corners(scene.corners)):
         reading = read_frame(frame, profile)
-        assert reading.abstain
-        assert reading.reason == "Plate at row 2, column 3 is covered."
+        assert not reading.abstain and reading.board is None
+        assert reading.hidden == ((1, 2),)
+        assert reading.board_text == "101/0#?/010"
+        assert reading.note == "Plate at row 2, column 3 is hidden: someone stands on it."
+        assert {b.format() for b in reading.completions()} == {"101/0#0/010", "101/0#1/010"}
+        assert [t.hidden for t in reading.tiles].count(True) == 1
+
+
+def test_three_covered_plates_abstain_and_are_named():
+    scene = render_scene(SceneParams(seed=6, board="101/0#1/010"))
+    frame = scene.frame.copy()
+    for plate in (0, 4, 7):
+        x, y = np.rint(scene.plate_centres[plate]).astype(int)
+        frame[y - 12 : y + 13, x - 12 : x + 13] = (200, 60, 30)
+    reading = read_frame(frame, toa_default_profile().with_corners(scene.corners))
+    assert reading.abstain and reading.board_text is None
+    assert "row 1, column 1" in reading.reason and "at most 2" in reading.reason
 
 
 def test_a_plate_outside_the_picture_is_named():

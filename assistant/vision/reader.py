@@ -3,9 +3,12 @@
 Two ways to know where the cells are: a profile's four corner-cell centres (calibrated)
 or, for the ToA ring, :func:`~assistant.vision.locate.locate_ring` (auto-locate). Both
 end in the same sampler and the same decision (:mod:`assistant.vision.appearance`), so
-a reading is as trustworthy in one mode as in the other. The reader never guesses: when a
-plate is covered, out of view or the looks do not separate, the reading abstains with a
-sentence a player understands.
+a reading is as trustworthy in one mode as in the other. The reader never guesses: a plate
+with something standing on it (the player's own character after every step, a team-mate)
+is reported *hidden* — up to :data:`MAX_HIDDEN` of them, the others still read — and when
+more are covered, the grid is out of view or the looks do not separate, the reading
+abstains with a sentence a player understands. What a hidden plate shows is for the live
+loop to infer from the frames before (:mod:`assistant.inference`), never for one picture.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
     from assistant.profile import GridSpec, Profile
 
 __all__ = [
+    "MAX_HIDDEN",
     "NOT_IN_VIEW",
     "FrameError",
     "Reading",
@@ -46,6 +50,10 @@ __all__ = [
 ]
 
 NOT_IN_VIEW = "Puzzle not in view."
+#: At most this many cells of one reading may be hidden; with more, the reading abstains
+#: (the locator needs 6 of the 8 ToA diamonds to place the ring, and every hidden cell
+#: doubles what the live loop must tell apart).
+MAX_HIDDEN = 2
 # A ToA diamond is gold: red over green over blue with at least this saturation.
 _GOLD_MIN_SATURATION = 0.3
 
@@ -56,13 +64,15 @@ class FrameError(UserError):
 
 @dataclass(frozen=True)
 class TileReading:
-    """One cell: ``row``/``col`` count from 0; ``lit`` is ``None`` when not decided."""
+    """One cell: ``row``/``col`` count from 0; ``lit`` is ``None`` when not decided;
+    ``hidden`` when something stands on it (then ``lit`` is ``None`` too)."""
 
     row: int
     col: int
     lit: bool | None
     confidence: float
     centre: tuple[float, float]
+    hidden: bool = False
 
     def to_json(self) -> dict:
         """Rows and columns count from 1 in JSON, as in every message to the player."""
@@ -70,6 +80,7 @@ class TileReading:
             "row": self.row + 1,
             "col": self.col + 1,
             "lit": self.lit,
+            "hidden": self.hidden,
             "confidence": round(float(self.confidence), 3),
             "x": round(self.centre[0], 1),
             "y": round(self.centre[1], 1),
@@ -86,6 +97,9 @@ class Reading:
     ``geometry``: grid -> image mapping, for the overlay.
     ``method``: how lit was told from unlit: ``contrast`` (plates of this frame),
     ``references`` (profile colours) or ``absolute`` (the ToA fallback, low confidence).
+    ``hidden``: cells (row, col from 0) with something standing on them; then ``board``
+    is ``None`` and ``partial`` holds every other cell (hidden ones at state 0), so no
+    consumer can take an unread cell for a read one.
     """
 
     found: bool
@@ -97,13 +111,62 @@ class Reading:
     geometry: GridGeometry | None
     mode: str
     method: str | None = None
+    hidden: tuple[tuple[int, int], ...] = ()
+    partial: Board | None = None
+    cell_noun: str = "Plate"
+
+    @property
+    def complete(self) -> bool:
+        """Every cell was read."""
+        return not self.abstain and self.board is not None
+
+    @property
+    def board_text(self) -> str | None:
+        """The board in the text format with ``?`` at each hidden cell, e.g. ``1?1/0#0/110``."""
+        known = self.board if self.board is not None else self.partial
+        if self.abstain or known is None:
+            return None
+        if not self.hidden:
+            return known.format()
+        rows = [list(line) for line in known.format().split("/")]
+        for r, c in self.hidden:
+            rows[r][c] = "?"
+        return "/".join("".join(line) for line in rows)
+
+    @property
+    def note(self) -> str | None:
+        """The sentence saying which cells are hidden and why (None when none are)."""
+        if self.abstain or not self.hidden:
+            return None
+        places = " and ".join(f"row {r + 1}, column {c + 1}" for r, c in self.hidden)
+        if len(self.hidden) == 1:
+            return f"{self.cell_noun} at {places} is hidden: someone stands on it."
+        return f"{self.cell_noun}s at {places} are hidden: someone stands on them."
+
+    def completions(self) -> tuple[Board, ...]:
+        """Every board the frame could show: one per assignment of the hidden cells (just
+        the board when nothing is hidden, nothing when abstaining)."""
+        if self.board is not None:
+            return (self.board,)
+        if self.abstain or self.partial is None:
+            return ()
+        base = self.partial
+        boards = []
+        for bits in range(base.k ** len(self.hidden)):
+            states = np.array(base.states)
+            for r, c in self.hidden:
+                states[r, c] = bits % base.k
+                bits //= base.k
+            boards.append(base.with_states(states))
+        return tuple(boards)
 
     @property
     def confidence(self) -> float:
-        """The lowest tile confidence (0 when abstaining)."""
-        if self.abstain or not self.tiles:
+        """The lowest confidence of the cells read (0 when abstaining)."""
+        read = [t.confidence for t in self.tiles if not t.hidden]
+        if self.abstain or not read:
             return 0.0
-        return float(min(t.confidence for t in self.tiles))
+        return float(min(read))
 
     @property
     def confident(self) -> bool:
@@ -114,7 +177,9 @@ class Reading:
             "found": self.found,
             "abstain": self.abstain,
             "reason": self.reason,
-            "board": None if self.board is None else self.board.format(),
+            "board": self.board_text,
+            "hidden": [[r + 1, c + 1] for r, c in self.hidden],
+            "note": self.note,
             "confidence": round(self.confidence, 3),
             "method": self.method,
             "mode": self.mode,
@@ -231,45 +296,70 @@ def _read_cells(
     ys = np.rint(points[..., 1]).astype(np.intp)
     samples = bgr[ys, xs].astype(np.float64)  # (cells, points, 3)
 
+    hidden: list[int] = []  # indices into cells, in the order they were set aside
     if look is Look.TOA_PLATE:
         sector_colours = np.stack([sector_colour(samples[:, idx]) for idx in SAMPLE_SECTORS], 1)
         gold = _is_gold(sector_colours.reshape(-1, 3)).reshape(len(cells), -1).sum(axis=1) >= 2
         if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
             return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
-        if not gold.all():
-            r, c = cells[int(np.flatnonzero(~gold)[0])]
+        covered = np.flatnonzero(~gold)
+        if len(covered) > MAX_HIDDEN:
+            r, c = cells[int(covered[0])]
             return _abstain(
-                f"Plate at row {r + 1}, column {c + 1} is covered.",
-                mode, found=True, geometry=geometry, tiles=pending_tiles(),
+                _too_many_covered(cells, covered, look), mode, found=True, geometry=geometry,
+                tiles=pending_tiles(),
             )
+        hidden.extend(int(i) for i in covered)
 
     on_off = (np.array(refs[0], np.float64), np.array(refs[1], np.float64)) if refs else None
-    decision = classify(samples, look, *(on_off or (None, None)), sectors=SAMPLE_SECTORS)
-    if decision.lit is None:
-        return _abstain(
-            _reason(decision, cells, look), mode, found=True, geometry=geometry,
-            tiles=pending_tiles(),
-        )
-    # a plate the locator did not see as a diamond must read as clearly as the others
-    for cell in unmatched:
-        index = cells.index(cell)
-        if decision.confidence[index] < PARTIAL_CONFIDENCE:
-            r, c = cell
+    # decide on the cells still in view; a cell the decision finds covered (a figure over
+    # part of it, colours of neither look) is set aside and the rest decided again
+    while True:
+        visible = np.array([i for i in range(len(cells)) if i not in hidden], np.intp)
+        decision = classify(samples[visible], look, *(on_off or (None, None)),
+                            sectors=SAMPLE_SECTORS)
+        if decision.lit is None:
+            if (decision.reason == "covered" and decision.bad_cell is not None
+                    and len(hidden) < MAX_HIDDEN and len(visible) > 2):
+                hidden.append(int(visible[decision.bad_cell]))
+                continue
+            bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
             return _abstain(
-                f"Plate at row {r + 1}, column {c + 1} is covered.",
-                mode, found=True, geometry=geometry, tiles=pending_tiles(),
+                _reason(decision, cells, look, bad), mode, found=True, geometry=geometry,
+                tiles=pending_tiles(),
             )
+        # a plate the locator did not see as a diamond must read as clearly as the others
+        doubtful = [
+            int(i) for j, i in enumerate(visible)
+            if cells[i] in unmatched and decision.confidence[j] < PARTIAL_CONFIDENCE
+        ]
+        if not doubtful:
+            break
+        if len(hidden) + 1 > MAX_HIDDEN:
+            r, c = cells[doubtful[0]]
+            return _abstain(
+                _too_many_covered(cells, np.array(hidden + doubtful[:1]), look), mode,
+                found=True, geometry=geometry, tiles=pending_tiles(),
+            )
+        hidden.append(doubtful[0])
+
+    lit = np.full(len(cells), -1, np.int64)
+    confidence = np.zeros(len(cells))
+    lit[visible] = decision.lit
+    confidence[visible] = decision.confidence
     states = np.zeros((grid.rows, grid.cols), np.int64)
-    for (r, c), value in zip(cells, decision.lit, strict=True):
-        states[r, c] = int(value)
-    board = Board.from_arrays(states, np.array(grid.present), grid.states, grid.objective)
+    for (r, c), value in zip(cells, lit, strict=True):
+        states[r, c] = max(int(value), 0)
+    read = Board.from_arrays(states, np.array(grid.present), grid.states, grid.objective)
     tiles = tuple(
-        TileReading(r, c, bool(decision.lit[i]), float(decision.confidence[i]),
-                    (float(centres[i][0]), float(centres[i][1])))
+        TileReading(r, c, None if lit[i] < 0 else bool(lit[i]), float(confidence[i]),
+                    (float(centres[i][0]), float(centres[i][1])), hidden=bool(lit[i] < 0))
         for i, (r, c) in enumerate(cells)
     )
-    return Reading(True, False, None, board, tiles, geometry.corners(), geometry, mode,
-                   decision.method)
+    hidden_cells = tuple(sorted(cells[i] for i in hidden))
+    return Reading(True, False, None, None if hidden else read, tiles, geometry.corners(),
+                   geometry, mode, decision.method, hidden=hidden_cells,
+                   partial=read if hidden else None, cell_noun=_cell_name(look))
 
 
 def _is_gold(bgr: np.ndarray) -> np.ndarray:
@@ -287,9 +377,17 @@ def _is_gold(bgr: np.ndarray) -> np.ndarray:
     )
 
 
-def _reason(decision: Decision, cells: list[tuple[int, int]], look: Look) -> str:
-    if decision.reason == "covered" and decision.bad_cell is not None:
-        r, c = cells[decision.bad_cell]
+def _too_many_covered(cells: list[tuple[int, int]], covered: np.ndarray, look: Look) -> str:
+    """More cells covered than a reading may hide: name them."""
+    places = ", ".join(f"row {cells[i][0] + 1}, column {cells[i][1] + 1}" for i in covered)
+    return (f"Too much of the puzzle is covered ({_cell_name(look).lower()}s at {places}); "
+            f"at most {MAX_HIDDEN} may be hidden.")
+
+
+def _reason(decision: Decision, cells: list[tuple[int, int]], look: Look,
+            bad: int | None = None) -> str:
+    if decision.reason == "covered" and bad is not None:
+        r, c = cells[bad]
         return f"{_cell_name(look)} at row {r + 1}, column {c + 1} is covered."
     if decision.reason == "no-references":
         return (
