@@ -1,0 +1,262 @@
+"""What a hidden cell shows, told by the frames before it and the puzzle's own rules.
+
+One picture never guesses a hidden cell (:mod:`assistant.vision.reader`). Over a session it
+need not: a step changes a known set of cells (the plate and its two ring neighbours on the
+ToA board, the cell and its orthogonal neighbours on a generic grid), so the visible cells
+that changed since the last frame tell which cell was stepped on, and with it the state of
+the one the player now stands on.
+
+:class:`BoardHistory` keeps a *belief*: every board the session could be showing. A new
+reading narrows it to the completions of that reading (one per assignment of its hidden
+cells) that some board of the belief reaches in at most :data:`MAX_STEPS_BETWEEN` steps.
+When one completion is left the board is certain; when several are, the overlay shows only
+what every one of them agrees on. When none is left (frames were missed, the reader was
+confused), the history is dropped and the reading alone decides.
+
+Labels follow the screen (row 1, column 1 is the top-left cell as seen), so a turn of the
+camera relabels the cells. The ring alone cannot tell a quarter turn from none (a step
+and a quarter turn about the player both shift the labelled lattice by whole plates), and
+the compass snaps the camera by exact quarter turns in one frame. So one transition is
+explained either by a turn under 45° (the quarter turns that bring the previous grid's
+axes nearest the new ones, :func:`quarter_turns_between`) with up to
+:data:`MAX_STEPS_BETWEEN` steps, or by a snap of any quarter turn with no step in the same
+frame. Exhaustively over the ToA board, one step with the stepped plate hidden (and any
+second plate hidden too) leaves 4% of transitions with two candidates, a snap 4%; within
+that model the true board is always among them, so the overlay is never wrong, only
+sometimes shows less. Readings missed in between (the reader abstained) allow one more
+step each, so a history that frames never saw is not trusted.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.puzzle import Board, neighbourhood_sum
+from assistant.solver import solve
+from assistant.vision.geometry import GridGeometry
+from assistant.vision.reader import Reading
+
+__all__ = [
+    "MAX_STEPS_BETWEEN",
+    "BoardHistory",
+    "Inference",
+    "common_presses",
+    "quarter_turns_between",
+    "turn_board",
+]
+
+#: Steps that may happen between two readings: one, or two when a walk crosses a plate
+#: on its way or a frame was missed.
+MAX_STEPS_BETWEEN = 2
+# Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
+# three or more steps only for the ToA ring's size (beyond, every board is taken as
+# reachable: the history is dropped).
+_PAIR_LIMIT = 144
+_MULTI_STEP_LIMIT = 16
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The board(s) a reading may show once the session's history is taken into account.
+
+    ``board`` is the one board left (visible cells as read, hidden ones inferred), or
+    ``None`` when ``candidates`` (two or more boards) are all still possible.
+    ``inferred`` are the hidden cells whose state history decided; ``undecided`` those it
+    could not. Cells count from 0.
+    """
+
+    board: Board | None
+    candidates: tuple[Board, ...]
+    inferred: tuple[tuple[int, int], ...] = ()
+    undecided: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def certain(self) -> bool:
+        return self.board is not None
+
+
+def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
+    """The quarter turns (as :func:`turn_board` counts them) of the labels between two
+    readings, assuming the camera turned less than 45° in between: the turn of the
+    labelled x axis on screen, rounded to quarter turns."""
+    return round((_axis_angle(after) - _axis_angle(before)) / 90.0) % 4
+
+
+def _axis_angle(geometry: GridGeometry) -> float:
+    """Screen angle (degrees, y down) of the labelled grid's x axis through the middle row."""
+    mid_row = (geometry.rows - 1) / 2
+    a, b = geometry.to_image(np.array([[0.0, mid_row], [geometry.cols - 1.0, mid_row]]))
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+
+
+def turn_board(board: Board, turns: int) -> Board:
+    """The board relabelled after the labels turned ``turns`` quarter turns (the states
+    array rotated as :func:`numpy.rot90` rotates it)."""
+    turns %= 4
+    if turns == 0:
+        return board
+    states = np.rot90(board.states, turns)
+    present = np.rot90(board.present, turns)
+    return Board.from_arrays(states, present, board.k, board.objective)
+
+
+
+class BoardHistory:
+    """The belief of one live session (see the module docstring).
+
+    ``max_steps`` bounds the steps one transition may explain; :meth:`update` takes each
+    reading in order (with its frame, for the room picture) and returns what it shows.
+    """
+
+    def __init__(self, max_steps: int = MAX_STEPS_BETWEEN) -> None:
+        self.max_steps = max_steps
+        self._belief: tuple[Board, ...] = ()
+        self._geometry: GridGeometry | None = None
+        self._missed = 0
+        self._deltas: dict[tuple, np.ndarray] = {}
+
+    def reset(self) -> None:
+        """Forget the session (the puzzle left the view, another window was chosen)."""
+        self._belief = ()
+        self._geometry = None
+        self._missed = 0
+
+    @property
+    def belief(self) -> tuple[Board, ...]:
+        return self._belief
+
+    def miss(self) -> None:
+        """A frame without a reading: one more step may have happened unseen."""
+        if self._belief:
+            self._missed += 1
+
+    def update(self, reading: Reading) -> Inference | None:
+        """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
+        abstains."""
+        completions = reading.completions()
+        if not completions:
+            self.miss()
+            return None
+        steps = self.max_steps + self._missed
+        reached: tuple[Board, ...] = ()
+        if self._belief and self._compatible(completions[0]):
+            reached = self._reachable(completions, self._turn(reading), steps)
+        # no history, or none that explains this frame: the frame alone decides
+        self._belief = reached or completions
+        self._geometry = reading.geometry
+        self._missed = 0
+        return self._inference(reading)
+
+    def _turn(self, reading: Reading) -> int:
+        """The quarter turns of a smooth camera turn since the last reading."""
+        if reading.geometry is None or self._geometry is None:
+            return 0
+        return quarter_turns_between(self._geometry, reading.geometry)
+
+    def _compatible(self, board: Board) -> bool:
+        before = self._belief[0]
+        return (before.k, before.objective) == (board.k, board.objective) and sorted(
+            before.shape
+        ) == sorted(board.shape)
+
+    def _reachable(
+        self, completions: tuple[Board, ...], smooth_turn: int, steps: int
+    ) -> tuple[Board, ...]:
+        """The completions some board of the belief reaches: by the smooth turn and up to
+        ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
+        missed frames."""
+        deltas = self._step_deltas(completions[0], steps)
+        if deltas is None:
+            return ()  # too many unseen steps: anything is possible, the frame decides
+        snap_deltas = self._step_deltas(completions[0], steps - self.max_steps)
+        square = completions[0].rows == completions[0].cols
+        turns = [(smooth_turn, deltas)]
+        if square:
+            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn]
+        kept = []
+        for candidate in completions:
+            flat = candidate.states[candidate.present].astype(np.int64)
+            for turn, allowed in turns:
+                if any(
+                    b.shape == candidate.shape
+                    and np.array_equal(b.present, candidate.present)
+                    and _reached(b, flat, allowed, candidate.k)
+                    for b in (turn_board(before, turn) for before in self._belief)
+                ):
+                    kept.append(candidate)
+                    break
+        return tuple(kept)
+
+    def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
+        """Every change (over the present cells, mod k) of 0 to ``steps`` steps; None when
+        that is more than can be listed (then the history cannot narrow anything)."""
+        present = np.asarray(board.present, bool)
+        cells = int(present.sum())
+        steps = min(steps, cells * (board.k - 1))  # more presses only repeat changes
+        if steps > 2 and cells > _MULTI_STEP_LIMIT:
+            return None
+        if steps == 2 and cells > _PAIR_LIMIT:
+            steps = 1  # pairs of a big grid: one step only (readings rarely miss one)
+        key = (board.shape, present.tobytes(), board.k, steps)
+        cached = self._deltas.get(key)
+        if cached is not None:
+            return cached
+        effects = []
+        for r, c in np.argwhere(present):
+            press = np.zeros(present.shape, np.int64)
+            press[r, c] = 1
+            effects.append(neighbourhood_sum(press, present)[present] % board.k)
+        single = np.array(effects, np.int64).reshape(cells, -1)
+        reached = {tuple(np.zeros(cells, np.int64))}
+        frontier = np.zeros((1, cells), np.int64)
+        for _ in range(steps):
+            grown = ((frontier[:, None, :] + single[None, :, :]) % board.k).reshape(-1, cells)
+            frontier = np.unique(grown, axis=0)
+            new = [row for row in map(tuple, frontier) if row not in reached]
+            reached.update(new)
+            frontier = np.array(new, np.int64).reshape(-1, cells)
+            if len(frontier) == 0:
+                break
+        deltas = np.array(sorted(reached), np.int64)
+        self._deltas[key] = deltas
+        return deltas
+
+    def _inference(self, reading: Reading) -> Inference:
+        belief = self._belief
+        hidden = reading.hidden
+        if len(belief) == 1:
+            return Inference(belief[0], belief, inferred=hidden)
+        undecided = tuple(
+            cell for cell in hidden if len({int(b.states[cell]) for b in belief}) > 1
+        )
+        inferred = tuple(cell for cell in hidden if cell not in undecided)
+        return Inference(None, belief, inferred=inferred, undecided=undecided)
+
+
+def _reached(before: Board, after_flat: np.ndarray, deltas: np.ndarray, k: int) -> bool:
+    delta = (after_flat - before.states[before.present].astype(np.int64)) % k
+    return bool(np.any(np.all(deltas == delta[None, :], axis=1)))
+
+
+def common_presses(candidates: tuple[Board, ...]) -> tuple[np.ndarray, np.ndarray, list]:
+    """What every candidate's answer agrees on.
+
+    Returns ``(certain, undecided, solutions)``: ``certain`` holds the press count of each
+    cell that every candidate presses alike (0 elsewhere), ``undecided`` is True where the
+    candidates' answers differ, and ``solutions`` the engine's answer per candidate (None
+    for an unsolvable one, which then agrees with nothing).
+    """
+    solutions = [solve(board) for board in candidates]
+    shape = candidates[0].shape
+    answers = [s.presses if s.solvable else None for s in solutions]
+    known = [a for a in answers if a is not None]
+    if not known:
+        return np.zeros(shape, np.int64), np.zeros(shape, bool), solutions
+    stack = np.stack(known)
+    agree = np.all(stack == stack[0], axis=0) & (len(known) == len(answers))
+    certain = np.where(agree, stack[0], 0)
+    undecided = ~agree & np.any(stack > 0, axis=0)
+    return certain, undecided, solutions
