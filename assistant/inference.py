@@ -115,6 +115,7 @@ class BoardHistory:
         self.max_steps = max_steps
         self._belief: tuple[Board, ...] = ()
         self._geometry: GridGeometry | None = None
+        self._hidden: tuple[tuple[int, int], ...] = ()
         self._missed = 0
         self._deltas: dict[tuple, np.ndarray] = {}
 
@@ -122,6 +123,7 @@ class BoardHistory:
         """Forget the session (the puzzle left the view, another window was chosen)."""
         self._belief = ()
         self._geometry = None
+        self._hidden = ()
         self._missed = 0
 
     @property
@@ -143,10 +145,11 @@ class BoardHistory:
         steps = self.max_steps + self._missed
         reached: tuple[Board, ...] = ()
         if self._belief and self._compatible(completions[0]):
-            reached = self._reachable(completions, self._turn(reading), steps)
+            reached = self._reachable(completions, self._turn(reading), steps, reading.hidden)
         # no history, or none that explains this frame: the frame alone decides
         self._belief = reached or completions
         self._geometry = reading.geometry
+        self._hidden = reading.hidden
         self._missed = 0
         return self._inference(reading)
 
@@ -163,11 +166,16 @@ class BoardHistory:
         ) == sorted(board.shape)
 
     def _reachable(
-        self, completions: tuple[Board, ...], smooth_turn: int, steps: int
+        self,
+        completions: tuple[Board, ...],
+        smooth_turn: int,
+        steps: int,
+        hidden: tuple[tuple[int, int], ...],
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
-        missed frames."""
+        missed frames. A snap moves nobody: every cell hidden now must be the turned
+        image of one hidden before (a newly covered cell means someone stepped on it)."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return ()  # too many unseen steps: anything is possible, the frame decides
@@ -175,7 +183,10 @@ class BoardHistory:
         square = completions[0].rows == completions[0].cols
         turns = [(smooth_turn, deltas)]
         if square:
-            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn]
+            turns += [
+                (t, snap_deltas) for t in range(4)
+                if t != smooth_turn and self._still_covered(hidden, t, completions[0].shape)
+            ]
         kept = []
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
@@ -189,6 +200,16 @@ class BoardHistory:
                     kept.append(candidate)
                     break
         return tuple(kept)
+
+    def _still_covered(
+        self, hidden: tuple[tuple[int, int], ...], turns: int, shape: tuple[int, int]
+    ) -> bool:
+        before = np.zeros(shape, bool)
+        for cell in self._hidden:
+            if cell[0] < shape[0] and cell[1] < shape[1]:
+                before[cell] = True
+        before = np.rot90(before, turns)
+        return before.shape == shape and all(before[cell] for cell in hidden)
 
     def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
         """Every change (over the present cells, mod k) of 0 to ``steps`` steps; None when

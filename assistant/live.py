@@ -6,6 +6,11 @@ the benchmark. Marks are polygons in physical screen pixels, projected through t
 reading's homography (ellipses on an oblique camera) and confined to the annulus the
 reader never samples (:data:`assistant.vision.geometry.MARK_INNER_RADIUS` and
 ``MARK_OUTER_RADIUS``), so the overlay cannot change the next reading.
+
+A plate with someone standing on it (the player after every step) is hidden from the
+reader; :class:`assistant.inference.BoardHistory` fills it in from the frames before.
+When it cannot, only the presses every possible board agrees on are marked as certain;
+the others are marked ``certain=False`` and the status says what the hidden plate decides.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from assistant.capture import (
     blank_frame_reason,
     find_window,
 )
+from assistant.inference import BoardHistory, Inference, common_presses
 from assistant.profile import Profile, toa_default_profile
 from assistant.puzzle import Board
 from assistant.solver import solve
@@ -45,7 +51,8 @@ RELIST_EVERY = 10
 @dataclass(frozen=True)
 class Mark:
     """One cell to press: ``outer`` and ``inner`` polygons (N, 2) in physical screen
-    pixels bound the annulus to paint; ``count`` is how many presses (1 for two states)."""
+    pixels bound the annulus to paint; ``count`` is how many presses (1 for two states).
+    ``certain`` is False for a press that a hidden cell's state decides (drawn apart)."""
 
     row: int
     col: int
@@ -53,15 +60,20 @@ class Mark:
     centre: tuple[float, float]
     outer: np.ndarray = field(repr=False)
     inner: np.ndarray = field(repr=False)
+    certain: bool = True
 
 
 @dataclass(frozen=True)
 class LiveState:
     """What the assistant shows for one frame.
 
-    ``kind`` is one of ``steps``, ``solved``, ``unsolvable``, ``no-puzzle``, ``no-window``,
-    ``minimized``, ``blank``, ``error``, ``unsupported``; ``status`` is the sentence for
-    the player; ``window`` the captured area in physical screen pixels.
+    ``kind`` is one of ``steps``, ``solved``, ``unsolvable``, ``uncertain`` (a hidden
+    plate decides part of the answer), ``no-puzzle``, ``no-window``, ``minimized``,
+    ``blank``, ``error``, ``unsupported``; ``status`` is the sentence for the player;
+    ``window`` the captured area in physical screen pixels. ``hidden`` are the cells
+    someone stands on, ``inferred`` those of them the history filled in (then ``board``
+    holds them), ``undecided`` those it could not (then ``board`` is ``None`` and
+    ``candidates`` lists the boards still possible). Cells count from 0.
     """
 
     kind: str
@@ -71,31 +83,44 @@ class LiveState:
     presses: np.ndarray | None = None
     window: Rect | None = None
     reading: Reading | None = None
+    hidden: tuple[tuple[int, int], ...] = ()
+    inferred: tuple[tuple[int, int], ...] = ()
+    undecided: tuple[tuple[int, int], ...] = ()
+    candidates: tuple[Board, ...] = ()
 
     @property
     def key(self) -> tuple:
         """What must stay the same for two frames before a change is shown."""
-        return (self.kind, None if self.board is None else self.board.format(), self.status)
+        board = None if self.board is None else self.board.format()
+        others = tuple(sorted(b.format() for b in self.candidates)) if self.board is None else ()
+        return (self.kind, board, others, self.status)
 
 
 def plan_marks(
-    geometry: GridGeometry, presses: np.ndarray, origin: tuple[int, int]
+    geometry: GridGeometry,
+    presses: np.ndarray,
+    origin: tuple[int, int],
+    undecided: np.ndarray | None = None,
 ) -> tuple[Mark, ...]:
-    """Marks for every cell with a non-zero press count, offset by the capture origin."""
+    """Marks for every cell with a non-zero press count, offset by the capture origin, and
+    ``certain=False`` marks for every cell where ``undecided`` is True."""
     ox, oy = origin
     marks = []
-    for row, col in np.argwhere(presses > 0):
-        r, c = int(row), int(col)
+    offset = np.array([ox, oy], dtype=np.float64)
+    cells = [(int(r), int(c), True) for r, c in np.argwhere(presses > 0)]
+    if undecided is not None:
+        cells += [(int(r), int(c), False) for r, c in np.argwhere(undecided)]
+    for r, c, certain in cells:
         cx, cy = geometry.cell_centre(r, c)
-        offset = np.array([ox, oy], dtype=np.float64)
         marks.append(
             Mark(
                 r,
                 c,
-                int(presses[r, c]),
+                int(presses[r, c]) if certain else 0,
                 (cx + ox, cy + oy),
                 geometry.circle(r, c, MARK_OUTER_RADIUS) + offset,
                 geometry.circle(r, c, MARK_INNER_RADIUS) + offset,
+                certain,
             )
         )
     return tuple(marks)
@@ -190,8 +215,8 @@ class LiveReader:
             return self._locate(frame if offset == (0, 0) else grab_all())
         self._since_locate += 1
         reading = read_frame(frame, self._at(offset))
-        board = None if reading.board is None else reading.board.format()
-        if reading.abstain or board != self._last_board:
+        # a changed board or hidden set: a step, or the camera moved under the old corners
+        if reading.abstain or reading.board_text != self._last_board:
             return self._locate(grab_all())
         return reading, offset
 
@@ -206,7 +231,7 @@ class LiveReader:
         reading = read_frame(frame, self.profile)
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
-            self._last_board = reading.board.format()
+            self._last_board = reading.board_text
         else:
             self._corners = None
             self._last_board = None
@@ -239,6 +264,7 @@ class LiveLoop:
         self.objective = objective
         self.exclude_titles = exclude_titles
         self.stabilizer = Stabilizer(stable_frames)
+        self.history = BoardHistory()
         self.failures = 0
         self._window: WindowInfo | None = None
         self._since_listing = 0
@@ -300,14 +326,17 @@ class LiveLoop:
         if blank:
             return LiveState("blank", blank, window=area)
         reading, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
-        if reading.abstain or reading.board is None:
+        inference = self.history.update(reading)  # None when the reading abstains
+        if inference is None:
             return LiveState(
                 "no-puzzle", reading.reason or "Puzzle not in view.", window=area, reading=reading
             )
-        board = reading.board
-        if self.objective is not None and self.objective != board.objective:
-            board = Board(board.states, board.present, board.k, self.objective)
+        origin = (area.left + offset[0], area.top + offset[1])
+        if not inference.certain:
+            return self._uncertain(reading, inference, area, origin)
+        board = self._with_objective(inference.board)
         solution = self._solve(board)
+        known = {"hidden": reading.hidden, "inferred": inference.inferred}
         if not solution.solvable:
             return LiveState(
                 "unsolvable",
@@ -315,6 +344,7 @@ class LiveLoop:
                 board=board,
                 window=area,
                 reading=reading,
+                **known,
             )
         if solution.total_presses == 0:
             return LiveState(
@@ -324,8 +354,8 @@ class LiveLoop:
                 presses=solution.presses,
                 window=area,
                 reading=reading,
+                **known,
             )
-        origin = (area.left + offset[0], area.top + offset[1])
         key = (reading.geometry.homography.tobytes(), origin, board)
         if self._marks_key != key:  # same grid, place and board: the same marks
             self._marks = plan_marks(reading.geometry, solution.presses, origin)
@@ -336,7 +366,29 @@ class LiveLoop:
         status = f"Puzzle found: step on {plates} {noun}."
         if board.k > 2:
             status = f"Puzzle found: {solution.total_presses} presses on {plates} cells."
-        return LiveState("steps", status, marks, board, solution.presses, area, reading)
+        if inference.inferred:
+            status += " " + _inferred_sentence(board, inference.inferred, reading.cell_noun)
+        return LiveState("steps", status, marks, board, solution.presses, area, reading,
+                         **known)
+
+    def _with_objective(self, board: Board) -> Board:
+        if self.objective is not None and self.objective != board.objective:
+            return Board(board.states, board.present, board.k, self.objective)
+        return board
+
+    def _uncertain(
+        self, reading: Reading, inference: Inference, area: Rect, origin: tuple[int, int]
+    ) -> LiveState:
+        """Several boards are possible: mark what every answer agrees on, the rest apart."""
+        candidates = tuple(self._with_objective(b) for b in inference.candidates)
+        certain, undecided, solutions = common_presses(candidates)
+        marks = plan_marks(reading.geometry, certain, origin, undecided)
+        status = _undecided_sentence(reading, inference, candidates, solutions)
+        return LiveState(
+            "uncertain", status, marks, None, None, area, reading,
+            hidden=reading.hidden, inferred=inference.inferred,
+            undecided=inference.undecided, candidates=candidates,
+        )
 
     def _find(self) -> WindowInfo | None:
         """The target window: all windows are listed once a second (a new game window may
@@ -363,6 +415,10 @@ class LiveLoop:
             solution = self._solutions[board] = solve(board)
         return solution
 
+    def reset_history(self) -> None:
+        """Forget what earlier frames showed (another window or puzzle)."""
+        self.history.reset()
+
     def _capture_area(self, window: WindowInfo) -> Rect:
         rect = self.reader.profile.capture.rect
         if rect is None:
@@ -371,3 +427,38 @@ class LiveLoop:
         return Rect(window.rect.left + left, window.rect.top + top, width, height).intersect(
             window.rect
         )
+
+
+def _place(cell: tuple[int, int]) -> str:
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def _state_word(board: Board, cell: tuple[int, int]) -> str:
+    value = int(board.states[cell])
+    if board.k == 2:
+        return "lit" if value else "unlit"
+    return f"in state {value}"
+
+
+def _inferred_sentence(board: Board, cells: tuple[tuple[int, int], ...], noun: str) -> str:
+    """Which hidden cells the history filled in, and with what."""
+    parts = [f"{_place(cell)} is {_state_word(board, cell)}" for cell in cells]
+    return f"Hidden {noun.lower()} {'; '.join(parts)} (told by the last steps)."
+
+
+def _undecided_sentence(reading, inference, candidates, solutions) -> str:
+    """Which cell is hidden and what its state decides, in the player's words."""
+    noun = reading.cell_noun
+    cells = inference.undecided
+    where = " and ".join(_place(cell) for cell in cells)
+    head = (f"{noun} at {where} is hidden (someone stands on it)"
+            if len(cells) == 1 else f"{noun}s at {where} are hidden (someone stands on them)")
+    options = []
+    for board, solution in zip(candidates, solutions, strict=True):
+        states = ", ".join(_state_word(board, cell) for cell in cells)
+        if not solution.solvable:
+            options.append(f"if {states}: no solution")
+            continue
+        steps = [_place((int(r), int(c))) for r, c in np.argwhere(solution.presses > 0)]
+        options.append(f"if {states}: step on {'; '.join(steps) or 'nothing'}")
+    return f"{head}; marked plates are certain. " + " — ".join(options) + "."

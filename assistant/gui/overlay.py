@@ -124,6 +124,12 @@ class Overlay(QWidget):
             path.closeSubpath()
             path.addPolygon(self._polygon(mark.inner))
             path.closeSubpath()
+            if not mark.certain:
+                # a hidden plate decides this one: dashed outline only, never a filled mark
+                pen = QPen(outline, 2.0, Qt.PenStyle.DashLine)
+                painter.setPen(pen)
+                painter.drawPolygon(self._polygon(mark.outer))
+                continue
             painter.fillPath(path, self.colour)
             painter.setPen(QPen(outline, 2.0))
             painter.drawPath(path)
