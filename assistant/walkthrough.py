@@ -352,17 +352,22 @@ def _cap_hidden(
     homography = camera.homography(frame_size)
     scratch = np.zeros((height, width, 3), np.uint8)
 
-    def hidden_by(figures: list[Figure]) -> tuple[int, ...]:
-        mask = draw_figures(scratch, camera, figures)
-        return _hidden(plate_coverage(homography, mask, viewport)[0])
+    def mask_of(figure: Figure) -> np.ndarray:
+        return draw_figures(scratch, camera, [figure])
 
-    kept = list(mates)
-    while kept and len(hidden_by([player, *kept])) > MAX_HIDDEN:
-        scores = [len(hidden_by([player, mate])) for mate in kept]
+    def hidden_by(masks: list[np.ndarray]) -> tuple[int, ...]:
+        union = np.bitwise_or.reduce(masks) if len(masks) > 1 else masks[0]
+        return _hidden(plate_coverage(homography, union, viewport)[0])
+
+    own = mask_of(player)
+    kept = [(mate, mask_of(mate)) for mate in mates]
+    while kept and len(hidden_by([own, *(m for _, m in kept)])) > MAX_HIDDEN:
+        scores = [len(hidden_by([own, m])) + float(m.mean()) / 255 for _, m in kept]
         kept.pop(int(np.argmax(scores)))
-    while len(hidden_by([player, *kept])) > MAX_HIDDEN and player.height > 0.5:
+    while len(hidden_by([own, *(m for _, m in kept)])) > MAX_HIDDEN and player.height > 0.5:
         player = replace(player, height=player.height * 0.9)
-    return (player, *kept)
+        own = mask_of(player)
+    return (player, *(mate for mate, _ in kept))
 
 
 def walk_through_sequences(n: int, seed: int, **kw: object) -> list[list[WalkFrame]]:
