@@ -46,6 +46,8 @@ EVENTS = ("start", "walking", "stepped", "turn", "zoom", "pitch", "idle")
 #: At most this many plates hidden (diamond coverage > 0.5) by all figures of a frame.
 MAX_HIDDEN = 2
 _HIDDEN_SHARE = 0.5
+#: Chance that a team-mate waits on a plate (most wait on plain floor, to keep off them).
+ON_PLATE_CHANCE = 0.15
 _TILE_RANGE = range(-1, 6)  # floor tiles in half grid units: -0.5 .. 2.5
 
 
@@ -237,7 +239,7 @@ def walk_through(
             (i, j) for i in _TILE_RANGE for j in _TILE_RANGE
             if _plate_at((i, j)) is None and (i, j) not in taken
         ]
-        pool = plates_free if (rng.random() < 0.3 and plates_free) else plain_free
+        pool = plates_free if (rng.random() < ON_PLATE_CHANCE and plates_free) else plain_free
         tile = pool[int(rng.integers(0, len(pool)))]
         taken.add(tile)
         mates.append(random_figure(rng, _to_grid(tile)))
