@@ -18,17 +18,22 @@ Pure numpy/OpenCV: the later "demo room" window draws with it, the tests and the
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from assistant.puzzle import TOA_PLATES, format_grid
+from assistant.scene3d import Camera, Figure, draw_figures
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS
 
 __all__ = [
     "PERTURBATIONS",
+    "Camera",
+    "Figure",
     "Scene",
     "SceneParams",
     "ScreenGrid",
@@ -36,6 +41,7 @@ __all__ = [
     "render_scene",
     "render_screen_grid",
     "screen_board",
+    "screenshot_floor",
 ]
 
 # Measured on room_topdown.png (BGR).
@@ -106,6 +112,17 @@ class SceneParams:
     ui: bool = True
     lookalikes: bool = True
     bgra: bool = False
+    # A 3D camera (assistant.scene3d.Camera): when set it replaces centre, rotation_deg,
+    # pitch_deg and spacing, and the room is drawn through its exact floor homography.
+    camera: Camera | None = None
+    # Standing characters drawn through the camera (needs ``camera``), far ones first.
+    figures: tuple[Figure, ...] = ()
+    # Palette, floor shading, world look-alikes and UI panels from this seed instead of
+    # ``seed``: the frames of one session share one room (None = ``seed``).
+    room_seed: int | None = None
+    # A top-down screenshot of the real room used as the floor texture (see
+    # :func:`screenshot_floor`); None = the drawn room.
+    screenshot: str | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +137,12 @@ class Scene:
     homography: np.ndarray  # room grid (x = column, y = row) -> image
     figure_plate: int | None = None
     extra: dict = field(default_factory=dict)
+    #: (8,) per plate (TOA_PLATES order): share of the gold diamond's pixels
+    #: (|u| + |v| <= 0.165) hidden by a figure, out of all its pixels on the image plane.
+    coverage: np.ndarray = field(default_factory=lambda: np.zeros(8))
+    #: (8,) share of each diamond's pixels inside the game view (the frame minus the
+    #: client's panels when ``ui``).
+    plate_visible_fraction: np.ndarray = field(default_factory=lambda: np.ones(8))
 
     @property
     def lit(self) -> np.ndarray:
@@ -226,6 +249,8 @@ def perturbed_params(family: str, seed: int, **overrides: object) -> SceneParams
 
 def render_scene(params: SceneParams) -> Scene:
     """Draw one frame (BGR, or BGRA when ``params.bgra``) with its truth."""
+    if params.camera is not None or params.figures or params.screenshot is not None:
+        return _render_camera_scene(params)
     rng = np.random.default_rng(params.seed)
     board = params.board if params.board is not None else _random_board(rng)
     lit = [int(ch) for ch in board.replace("/", "").replace("#", "")]
@@ -259,9 +284,11 @@ def render_scene(params: SceneParams) -> Scene:
 
     centres = _project(homography, np.array([(c, r) for r, c in TOA_PLATES], dtype=np.float64))
     figure_plate = None
+    occluder = np.zeros((height, width), np.uint8)
     if params.figure_cover > 0:
         figure_plate = int(rng.integers(0, 8))
-        _draw_figure(rng, frame, homography, TOA_PLATES[figure_plate], params.figure_cover)
+        _draw_figure(rng, frame, homography, TOA_PLATES[figure_plate], params.figure_cover,
+                     occluder)
 
     frame = _lighting(frame, params)
     if params.marks:
@@ -270,6 +297,7 @@ def render_scene(params: SceneParams) -> Scene:
     if params.bgra:
         frame = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
     corners = _project(homography, np.array([[0, 0], [2, 0], [2, 2], [0, 2]], dtype=np.float64))
+    coverage, visible = plate_coverage(homography, occluder, viewport)
     return Scene(
         frame=frame,
         params=replace(params, board=board),
@@ -278,7 +306,140 @@ def render_scene(params: SceneParams) -> Scene:
         corners=corners,
         homography=homography,
         figure_plate=figure_plate,
+        coverage=coverage,
+        plate_visible_fraction=visible,
     )
+
+
+def _render_camera_scene(params: SceneParams) -> Scene:
+    """The 3D path: the room through ``params.camera``'s floor homography, standing
+    figures, and the exact share of each diamond they hide."""
+    if params.camera is None:
+        raise ValueError("figures and a screenshot floor need a camera (SceneParams.camera)")
+    camera = params.camera
+    rng = np.random.default_rng(params.seed)
+    room_rng = np.random.default_rng(
+        params.room_seed if params.room_seed is not None else [params.seed, 5]
+    )
+    board = params.board if params.board is not None else _random_board(rng)
+    lit = [int(ch) for ch in board.replace("/", "").replace("#", "")]
+    if len(lit) != 8:
+        raise ValueError(f"a ToA board has 8 plates, not {len(lit)}: {board!r}")
+    width, height = params.frame_size
+    size2d = (width, height)
+    palette = _jittered_palette(room_rng, params.colour_jitter)
+    frame = _game_background(room_rng, width, height, palette)
+    viewport = (0, 0, int(width * 0.76), int(height * 0.76)) if params.ui else (0, 0, width, height)
+    homography = camera.homography(size2d)
+
+    if params.screenshot is not None:
+        canvas, canvas_to_grid = screenshot_floor(params.screenshot, board, room_rng)
+    else:
+        lo, hi = -1.6, 3.6
+        ppu = _canvas_resolution(camera, size2d, lo, hi)
+        size = math.ceil((hi - lo) * ppu)
+        canvas = _draw_room(room_rng, size, ppu, lo, lit, palette)
+        canvas_to_grid = np.array([[1 / ppu, 0, lo], [0, 1 / ppu, lo], [0, 0, 1]], np.float64)
+    warp = homography @ canvas_to_grid
+    room_mask = cv2.warpPerspective(
+        np.full(canvas.shape[:2], 255, np.uint8), warp, size2d, flags=cv2.INTER_NEAREST
+    )
+    room_mask &= _in_front_of_camera(homography, size2d)
+    warped = cv2.warpPerspective(canvas, warp, size2d, flags=cv2.INTER_LINEAR)
+    frame[room_mask > 0] = warped[room_mask > 0]
+
+    if params.lookalikes:
+        _draw_world_lookalikes(room_rng, frame, camera, palette)
+    occluder = draw_figures(frame, camera, params.figures)
+    if params.ui:
+        _draw_ui(room_rng, frame, viewport)
+    centres = _project(homography, np.array([(c, r) for r, c in TOA_PLATES], dtype=np.float64))
+    figure_plate = None
+    scaled = replace(params, spacing=camera.spacing_px)
+    if params.figure_cover > 0:
+        figure_plate = int(rng.integers(0, 8))
+        _draw_figure(rng, frame, homography, TOA_PLATES[figure_plate], params.figure_cover,
+                     occluder)
+    frame = _lighting(frame, params)
+    if params.marks:
+        _draw_marks(frame, homography, scaled)
+    frame = _capture_effects(rng, frame, params)
+    if params.bgra:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGR2BGRA)
+    corners = _project(homography, np.array([[0, 0], [2, 0], [2, 2], [0, 2]], dtype=np.float64))
+    coverage, visible = plate_coverage(homography, occluder, viewport)
+    return Scene(
+        frame=frame,
+        params=replace(params, board=board),
+        board=board,
+        plate_centres=centres,
+        corners=corners,
+        homography=homography,
+        figure_plate=figure_plate,
+        extra={"occluder": occluder},
+        coverage=coverage,
+        plate_visible_fraction=visible,
+    )
+
+
+def _canvas_resolution(camera: Camera, size: tuple[int, int], lo: float, hi: float) -> float:
+    """Canvas pixels per grid unit: as fine as the nearest visible part of the room needs."""
+    xs = np.linspace(lo, hi, 5)
+    pts = np.array([(x, y, 0.0) for x in xs for y in xs])
+    _, depth = camera.project(pts, size)
+    depth = depth[depth > 0.05]
+    scale = camera.focal(size) / depth.min() if depth.size else camera.spacing_px
+    ppu = float(np.clip(scale, camera.spacing_px, 3 * camera.spacing_px))
+    return max(20.0, min(ppu, 2400 / (hi - lo)))
+
+
+def _in_front_of_camera(homography: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """255 where a pixel's ray meets the floor in front of the camera (below the horizon)."""
+    width, height = size
+    inverse = np.linalg.inv(homography)
+    u = np.arange(width, dtype=np.float64)[None, :]
+    v = np.arange(height, dtype=np.float64)[:, None]
+    w = inverse[2, 0] * u + inverse[2, 1] * v + inverse[2, 2]
+    # the look-at point maps with the sign every point in front of the camera has
+    reference = np.sign(inverse[2] @ (homography @ np.array([1.0, 1.0, 1.0])))
+    return np.where(w * reference > 1e-9, 255, 0).astype(np.uint8)
+
+
+def plate_coverage(
+    homography: np.ndarray, occluder: np.ndarray, viewport: tuple[int, int, int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per plate (TOA_PLATES order): ``(hidden, visible)`` shares of the gold diamond's
+    pixels (|u| + |v| <= 0.165 through ``homography``): hidden under ``occluder`` (nonzero
+    = a figure) and inside ``viewport`` (x0, y0, x1, y1), both out of all its pixels."""
+    hidden = np.zeros(8)
+    visible = np.zeros(8)
+    height, width = occluder.shape[:2]
+    x0, y0, x1, y1 = viewport
+    x1, y1 = min(x1, width), min(y1, height)
+    d = _DIAMOND
+    for i, (r, c) in enumerate(TOA_PLATES):
+        poly = _project(homography, np.array([(c, r - d), (c + d, r), (c, r + d), (c - d, r)]))
+        if not np.isfinite(poly).all():
+            continue
+        bx0, by0 = np.floor(poly.min(axis=0)).astype(int) - 1
+        bx1, by1 = np.ceil(poly.max(axis=0)).astype(int) + 2
+        if (bx1 - bx0) * (by1 - by0) > 16_000_000:
+            continue
+        local = np.zeros((by1 - by0, bx1 - bx0), np.uint8)
+        pts = np.round((poly - (bx0, by0)) * 16).astype(np.int32)
+        cv2.fillPoly(local, [pts], 255, cv2.LINE_8, shift=4)
+        total = int(np.count_nonzero(local))
+        if total == 0:
+            continue
+        cx0, cy0 = max(bx0, x0), max(by0, y0)
+        cx1, cy1 = min(bx1, x1), min(by1, y1)
+        if cx1 <= cx0 or cy1 <= cy0:
+            continue
+        inside = local[cy0 - by0 : cy1 - by0, cx0 - bx0 : cx1 - bx0] > 0
+        visible[i] = np.count_nonzero(inside) / total
+        under = occluder[cy0:cy1, cx0:cx1] > 0
+        hidden[i] = np.count_nonzero(inside & under) / total
+    return hidden, visible
 
 
 def _random_board(rng: np.random.Generator) -> str:
@@ -371,6 +532,115 @@ def _draw_room(
                  pal["frame_edge"])
             poly(diamond, pal["unlit"])
     return canvas
+
+
+#: The real screenshot's truth (TOA_PLATES order) and where its plates are (pixels, measured).
+SCREENSHOT_LIT = (1, 1, 1, 0, 0, 1, 1, 0)
+_SCREENSHOT_NOMINAL = {"x": (88, 150, 213), "y": (118, 181, 243)}
+
+
+@functools.lru_cache(maxsize=4)
+def _load_screenshot(path: str) -> tuple[np.ndarray, np.ndarray]:
+    """The screenshot (BGR) and its grid -> pixel affine map, fitted on the gold diamonds'
+    centroids near the measured plate centres."""
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise FileNotFoundError(
+            f"The room screenshot {path} is missing or unreadable "
+            "(expected ../shared/toa/room_topdown.png; it is never copied into the repo)."
+        )
+    b, g, r = (image[..., i].astype(np.float64) for i in range(3))
+    gold = (r > 120) & (g > 100) & (b < 110) & (r - b > 70)
+    grid_pts, pix_pts = [], []
+    for row, col in TOA_PLATES:
+        x, y = _SCREENSHOT_NOMINAL["x"][col], _SCREENSHOT_NOMINAL["y"][row]
+        ys, xs = np.nonzero(gold[y - 16 : y + 17, x - 16 : x + 17])
+        if len(xs) < 50:
+            raise ValueError(f"{path} does not look like the ToA room screenshot")
+        grid_pts.append((col, row, 1.0))
+        pix_pts.append((xs.mean() + x - 16, ys.mean() + y - 16))
+    affine, *_ = np.linalg.lstsq(np.array(grid_pts), np.array(pix_pts), rcond=None)
+    grid_to_px = np.vstack([affine.T, [0, 0, 1]])
+    return image, grid_to_px
+
+
+def screenshot_floor(
+    path: str | Path, board: str, seed: int | np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The real top-down screenshot as a floor texture showing ``board``.
+
+    Every plate whose state differs from the screenshot's truth gets the gold diamond
+    and the inside of its purple frame (|u| + |v| <= 0.2, max(|u|, |v|) <= 0.2 grid units)
+    of a plate of the same image that has the wanted state (chosen from ``seed``).
+    Returns ``(texture BGR, texture pixel -> grid 3x3)``."""
+    image, grid_to_px = _load_screenshot(str(path))
+    lit = [int(ch) for ch in board.replace("/", "").replace("#", "")]
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng([seed, 11])
+    sources = [rng.integers(0, 8) for _ in range(8)]  # fixed draws: same board, same copy
+    px_to_grid = np.linalg.inv(grid_to_px)
+    height, width = image.shape[:2]
+    gx, gy = np.meshgrid(np.arange(width, dtype=np.float64), np.arange(height, dtype=np.float64))
+    grid_x = px_to_grid[0, 0] * gx + px_to_grid[0, 1] * gy + px_to_grid[0, 2]
+    grid_y = px_to_grid[1, 0] * gx + px_to_grid[1, 1] * gy + px_to_grid[1, 2]
+    out = image.copy()
+    for j, ((row, col), want) in enumerate(zip(TOA_PLATES, lit, strict=True)):
+        if want == SCREENSHOT_LIT[j]:
+            continue
+        donors = [i for i, v in enumerate(SCREENSHOT_LIT) if v == want]
+        i = donors[int(sources[j]) % len(donors)]
+        (src_r, src_c) = TOA_PLATES[i]
+        shift = grid_to_px[:2, :2] @ np.array([col - src_c, row - src_r], np.float64)
+        move = np.array([[1, 0, round(shift[0])], [0, 1, round(shift[1])]], np.float64)
+        moved = cv2.warpAffine(image, move, (width, height), flags=cv2.INTER_NEAREST,
+                               borderMode=cv2.BORDER_REPLICATE)
+        u, v = np.abs(grid_x - col), np.abs(grid_y - row)
+        patch = (u + v <= 0.2) & (np.maximum(u, v) <= 0.2)
+        out[patch] = moved[patch]
+    return out, px_to_grid
+
+
+def _draw_world_lookalikes(
+    rng: np.random.Generator, frame: np.ndarray, camera: Camera, pal: dict
+) -> None:
+    """Plate-like tiles and the addition puzzle's yellow symbols on the floor outside the
+    room, anchored in the world (they pan with the room)."""
+    height, width = frame.shape[:2]
+    size = (width, height)
+    for _ in range(int(rng.integers(3, 7))):
+        angle = rng.uniform(0, 2 * math.pi)
+        radius = rng.uniform(3.3, 4.6)
+        x, y = 1 + radius * math.cos(angle), 1 + radius * math.sin(angle)
+        kind = int(rng.integers(0, 3))
+        colour = _bgr(pal["beam"] * rng.uniform(0.7, 1.0))
+        state = "lit" if rng.random() < 0.5 else "unlit"
+        digit = str(int(rng.integers(0, 10)))
+        vertical = rng.random() < 0.5
+        _, depth = camera.project(np.array([[x, y, 0.0]]), size)
+        if depth[0] <= 0.3:
+            continue
+        centre = camera.project(np.array([[x, y, 0.0]]), size)[0][0]
+        if not (-50 < centre[0] < width + 50 and -50 < centre[1] < height + 50):
+            continue
+        h = camera.homography(size)
+        d = _DIAMOND
+        if kind == 0:  # a gold diamond in a purple frame, alone
+            frame_pts = _project(h, np.array(_octagon(x, y, _OCTAGON_DIAG, _OCTAGON_AXIS)))
+            cv2.fillPoly(frame, [np.round(frame_pts).astype(np.int32)], _bgr(pal["frame"]),
+                         cv2.LINE_AA)
+            pts = _project(h, np.array([(x, y - d), (x + d, y), (x, y + d), (x - d, y)]))
+            cv2.fillPoly(frame, [np.round(pts).astype(np.int32)], _bgr(pal[state]), cv2.LINE_AA)
+        elif kind == 1:  # a digit of the addition puzzle
+            scale = camera.scale_at((x, y, 0.0), size)
+            cv2.putText(frame, digit, (int(centre[0]), int(centre[1])), cv2.FONT_HERSHEY_SIMPLEX,
+                        d * scale / 12, colour, max(1, int(d * scale / 4)), cv2.LINE_AA)
+        else:  # a plus or minus sign
+            scale = camera.scale_at((x, y, 0.0), size)
+            t = max(1, int(d * scale / 3))
+            ends = _project(h, np.array([(x - d, y), (x + d, y), (x, y - d), (x, y + d)]))
+            ends = np.round(ends).astype(int)
+            cv2.line(frame, tuple(ends[0]), tuple(ends[1]), colour, t, cv2.LINE_AA)
+            if vertical:
+                cv2.line(frame, tuple(ends[2]), tuple(ends[3]), colour, t, cv2.LINE_AA)
 
 
 def _octagon(c: float, r: float, diag: float, axis: float) -> list[tuple[float, float]]:
@@ -495,7 +765,7 @@ def _draw_ui(
 
 def _draw_figure(
     rng: np.random.Generator, frame: np.ndarray, homography: np.ndarray,
-    cell: tuple[int, int], cover: float,
+    cell: tuple[int, int], cover: float, occluder: np.ndarray | None = None,
 ) -> None:
     """A player standing on a plate: a body and a head drawn upward from the feet, placed so
     it hides at most ``cover`` of the plate (its octagon, as seen in the frame)."""
@@ -527,6 +797,8 @@ def _draw_figure(
         return
     frame[figure > 0] = body_colour
     cv2.circle(frame, head, max(1, int(size * 0.28)), skin, -1, cv2.LINE_AA)
+    if occluder is not None:
+        occluder |= figure
 
 
 def _draw_marks(frame: np.ndarray, homography: np.ndarray, params: SceneParams) -> None:

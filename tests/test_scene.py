@@ -99,3 +99,111 @@ def test_screen_grid_truth():
             colour = _bgr_at(grid.frame, grid.cell_centres[r, c])
             expected = grid.on_colour if ch == "1" else grid.off_colour
             assert np.abs(colour - expected).max() < 20
+
+
+# --- the 3D camera, standing figures and the coverage truth ----------------------------------
+
+
+def test_camera_homography_is_the_direct_projection_of_the_floor():
+    from assistant.scene import Camera
+
+    size = (800, 600)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        camera = Camera(
+            yaw_deg=float(rng.uniform(0, 360)), pitch_deg=float(rng.uniform(0, 68)),
+            spacing_px=float(rng.uniform(45, 110)),
+            look_at=(float(rng.uniform(-0.5, 2.5)), float(rng.uniform(-0.5, 2.5))),
+        )
+        grid = rng.uniform(-1, 3, size=(20, 2))
+        direct, depth = camera.project(np.column_stack([grid, np.zeros(20)]), size)
+        assert (depth > 0).all()
+        h = camera.homography(size)
+        mapped = np.column_stack([grid, np.ones(20)]) @ h.T
+        assert np.allclose(mapped[:, :2] / mapped[:, 2:], direct, atol=1e-6)
+        look, _ = camera.project(np.array([[*camera.look_at, 0.0]]), size)
+        assert np.allclose(look[0], (400, 300))
+
+
+def test_camera_straight_down_without_yaw_is_scale_and_translate():
+    from assistant.scene import Camera
+
+    camera = Camera(yaw_deg=0, pitch_deg=0, spacing_px=70, look_at=(1.0, 2.0),
+                    screen_centre=(300, 200))
+    h = camera.homography((640, 480))
+    assert np.allclose(h, [[70, 0, 300 - 70], [0, 70, 200 - 140], [0, 0, 1]], atol=1e-9)
+    # and turning the camera turns the room like the old rotation_deg does
+    old = render_scene(SceneParams(seed=1, rotation_deg=90.0, spacing=70, centre=(300, 200)))
+    turned = Camera(yaw_deg=90, pitch_deg=0, spacing_px=70, screen_centre=(300, 200))
+    assert np.allclose(turned.homography((960, 640)), old.homography / old.homography[2, 2])
+
+
+def test_camera_scenes_draw_the_board_where_the_truth_says():
+    from assistant.scene import Camera
+
+    camera = Camera(yaw_deg=35, pitch_deg=50, spacing_px=70, look_at=(1.0, 1.0))
+    scene = render_scene(SceneParams(seed=2, board="101/0#1/110", camera=camera,
+                                     colour_jitter=0, ui=False, lookalikes=False))
+    for (x, y), lit in zip(scene.plate_centres, scene.lit, strict=True):
+        b, g, r = _bgr_at(scene.frame, np.array([x, y]))
+        assert r > g > b
+        assert (b > 45) == bool(lit)
+    assert not scene.coverage.any() and (scene.plate_visible_fraction == 1).all()
+
+
+def _figure_scene(pitch: float, cell: tuple[int, int], **figure: object):
+    from assistant.scene import Camera, Figure
+
+    r, c = cell
+    camera = Camera(yaw_deg=0, pitch_deg=pitch, spacing_px=70, look_at=(1.0, 1.0))
+    fig = Figure(tile=(float(c), float(r)), **figure)  # type: ignore[arg-type]
+    return render_scene(SceneParams(seed=4, camera=camera, figures=(fig,), ui=False,
+                                    lookalikes=False))
+
+
+def test_a_figure_on_a_plate_seen_from_above_hides_most_of_its_diamond_only():
+    from assistant.puzzle import TOA_PLATES
+
+    for index, facing in ((0, 0.0), (4, 45.0), (6, 120.0), (2, 200.0)):
+        scene = _figure_scene(0.0, TOA_PLATES[index], facing_deg=facing, seed=index)
+        assert scene.coverage[index] > 0.7, (index, scene.coverage)
+        others = np.delete(scene.coverage, index)
+        assert (others == 0).all()
+        assert scene.extra["occluder"].any()
+
+
+def test_at_an_oblique_pitch_a_tall_figure_hides_part_of_the_plate_behind_it():
+    from assistant.puzzle import TOA_PLATES
+
+    # yaw 0: the far side of the room (row 0) is up on screen; stand on (1, 0)
+    scene = _figure_scene(60.0, (1, 0), height=1.0, facing_deg=90.0)
+    on, behind = TOA_PLATES.index((1, 0)), TOA_PLATES.index((0, 0))
+    assert scene.plate_centres[behind][1] < scene.plate_centres[on][1]  # above on screen
+    assert scene.coverage[behind] > 0.05
+    assert 0 < scene.coverage[on] < 1  # the front of its own plate still shows
+    flat = _figure_scene(0.0, (1, 0), height=1.0, facing_deg=90.0)
+    assert flat.coverage[behind] == 0
+
+
+def test_figures_are_drawn_far_first_and_deterministically():
+    from assistant.scene import Camera
+    from assistant.scene3d import random_figure
+
+    rng = np.random.default_rng(5)
+    figures = (random_figure(rng, (1.0, 0.0)), random_figure(rng, (1.0, 0.5)))
+    camera = Camera(yaw_deg=0, pitch_deg=55, spacing_px=80, look_at=(1.0, 0.5))
+    params = SceneParams(seed=1, camera=camera, figures=figures, ui=False)
+    first, second = render_scene(params), render_scene(params)
+    assert np.array_equal(first.frame, second.frame)
+    swapped = render_scene(SceneParams(seed=1, camera=camera, figures=figures[::-1], ui=False))
+    assert np.array_equal(first.frame, swapped.frame)  # the order given does not matter
+
+
+def test_plates_out_of_the_frame_are_not_visible():
+    from assistant.scene import Camera
+
+    camera = Camera(yaw_deg=0, pitch_deg=0, spacing_px=100, look_at=(0.0, 0.0),
+                    screen_centre=(5, 40))
+    scene = render_scene(SceneParams(seed=1, camera=camera, frame_size=(200, 200), ui=False))
+    assert 0.3 < scene.plate_visible_fraction[0] < 1.0  # cut by the frame's corner
+    assert scene.plate_visible_fraction[7] == 0
