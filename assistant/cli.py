@@ -29,6 +29,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bench_live",
     "detect",
     "bench_vision",
+    "bench_walk",
     "lightup",
     "analyze",
     "bench_lightup",

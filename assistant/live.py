@@ -90,10 +90,14 @@ class LiveState:
 
     @property
     def key(self) -> tuple:
-        """What must stay the same for two frames before a change is shown."""
-        board = None if self.board is None else self.board.format()
-        others = tuple(sorted(b.format() for b in self.candidates)) if self.board is None else ()
-        return (self.kind, board, others, self.status)
+        """What must stay the same for two frames before a change is shown: the board (or
+        the boards still possible) where there is one, else the sentence. Wording that
+        changes with the hidden plates alone does not restart the count."""
+        if self.board is not None:
+            return (self.kind, self.board.format())
+        if self.candidates:
+            return (self.kind, tuple(sorted(b.format() for b in self.candidates)))
+        return (self.kind, self.status)
 
 
 def plan_marks(
@@ -265,6 +269,7 @@ class LiveLoop:
         self.exclude_titles = exclude_titles
         self.stabilizer = Stabilizer(stable_frames)
         self.history = BoardHistory()
+        self.last_observed: LiveState | None = None
         self.failures = 0
         self._window: WindowInfo | None = None
         self._since_listing = 0
@@ -273,7 +278,8 @@ class LiveLoop:
         self._marks: tuple[Mark, ...] = ()
 
     def tick(self) -> LiveState:
-        return self.stabilizer.push(self.observe())
+        self.last_observed = self.observe()
+        return self.stabilizer.push(self.last_observed)
 
     def observe(self) -> LiveState:
         """The unstabilised state of this frame."""

@@ -49,6 +49,12 @@ _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floo
 _LUMA = np.array([0.114, 0.587, 0.299])
 _EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median brightness
 _HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
+# The game's camera never rolls: a circle on the floor images as an ellipse whose axes are
+# the screen's (stretched modes scale x and y, which keeps that). Measured as the
+# correlation term of J Jᵀ at the ring's centre (J the homography's Jacobian): at most
+# 0.17 on every rendered camera up to 68° of pitch, 0.38 for a lattice sheared through six
+# plates of the real ring when two are hidden. Fits beyond this are not a camera's view.
+_MAX_ROLL_SKEW = 0.32
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,8 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
             continue
         if any(len(members & seen) >= 4 for _s, _f, seen in accepted):
             continue  # the same ring labelled from another corner
+        if _roll_skew(homography) > _MAX_ROLL_SKEW:
+            continue  # a sheared lattice through some of the plates, not a camera's view
         if not _frames_are_purple(bgr, homography):
             continue
         fit = _labelled_fit(homography, blobs, members)
@@ -109,6 +117,21 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
         return None, "several"
     return accepted[0][1], None
+
+
+def _roll_skew(homography: np.ndarray) -> float:
+    """|correlation| of J Jᵀ, J the Jacobian of grid -> image at the ring's centre: 0 for a
+    camera without roll, whatever its yaw, pitch or zoom."""
+    def image(x: float, y: float) -> np.ndarray:
+        v = homography @ np.array([x, y, 1.0])
+        return v[:2] / v[2]
+
+    step = 1e-3
+    jacobian = np.stack(
+        [(image(1 + step, 1) - image(1 - step, 1)) / (2 * step),
+         (image(1, 1 + step) - image(1, 1 - step)) / (2 * step)], axis=1)
+    m = jacobian @ jacobian.T
+    return float(abs(m[0, 1]) / max(math.sqrt(m[0, 0] * m[1, 1]), 1e-12))
 
 
 def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:

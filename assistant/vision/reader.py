@@ -56,6 +56,15 @@ NOT_IN_VIEW = "Puzzle not in view."
 MAX_HIDDEN = 2
 # A ToA diamond is gold: red over green over blue with at least this saturation.
 _GOLD_MIN_SATURATION = 0.3
+# Floor tiles between the plates (grid units): what a place with no plate looks like.
+_FLOOR_POINTS = np.array(
+    [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
+    np.float64,
+)
+# A hidden cell whose sampled disc and plate frame look like this share of plain floor is
+# no covered plate: the grid was placed wrong (it abstains).
+_FLOOR_LIKE_SHARE = 0.6
+_FLOOR_TOLERANCE = 18.0  # 8-bit levels, at least; more when the floor itself varies
 
 
 class FrameError(UserError):
@@ -328,10 +337,11 @@ def _read_cells(
                 _reason(decision, cells, look, bad), mode, found=True, geometry=geometry,
                 tiles=pending_tiles(),
             )
-        # a plate the locator did not see as a diamond must read as clearly as the others
+        # a plate the locator did not see as a diamond (something gold over it, a merged
+        # blob) is read only when its whole sampled area agrees, never from a part of it
         doubtful = [
             int(i) for j, i in enumerate(visible)
-            if cells[i] in unmatched and decision.confidence[j] < PARTIAL_CONFIDENCE
+            if cells[i] in unmatched and decision.confidence[j] <= PARTIAL_CONFIDENCE
         ]
         if not doubtful:
             break
@@ -343,6 +353,11 @@ def _read_cells(
             )
         hidden.append(doubtful[0])
 
+    covered = [cells[i] for i in hidden]
+    if covered and look is Look.TOA_PLATE and _plain_floor(bgr, geometry, covered):
+        # six diamonds can be fitted by a lattice that is not the ring; its other two places
+        # then show the floor between plates, where a covered plate shows what covers it
+        return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
     lit = np.full(len(cells), -1, np.int64)
     confidence = np.zeros(len(cells))
     lit[visible] = decision.lit
@@ -360,6 +375,31 @@ def _read_cells(
     return Reading(True, False, None, None if hidden else read, tiles, geometry.corners(),
                    geometry, mode, decision.method, hidden=hidden_cells,
                    partial=read if hidden else None, cell_noun=_cell_name(look))
+
+
+def _plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]]) -> bool:
+    """Does any of ``cells`` show the plain floor (its disc and the plate frame around it)?"""
+    height, width = bgr.shape[:2]
+
+    def sample(points: np.ndarray) -> np.ndarray:
+        image = geometry.to_image(points)
+        xs = np.clip(np.rint(image[:, 0]).astype(np.intp), 0, width - 1)
+        ys = np.clip(np.rint(image[:, 1]).astype(np.intp), 0, height - 1)
+        return bgr[ys, xs].astype(np.float64)
+
+    floor = sample(_FLOOR_POINTS)
+    centre = np.median(floor, axis=0)
+    spread = np.median(np.abs(floor - centre).max(axis=1))
+    tolerance = max(_FLOOR_TOLERANCE, 2.5 * float(spread))
+    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ring = np.stack([np.cos(angles), np.sin(angles)], 1) * 0.22
+    for r, c in cells:
+        points = np.concatenate([SAMPLE_OFFSETS, ring]) + np.array([c, r], np.float64)
+        colours = sample(points)
+        like = np.abs(colours - centre).max(axis=1) <= tolerance
+        if like.mean() >= _FLOOR_LIKE_SHARE:
+            return True
+    return False
 
 
 def _is_gold(bgr: np.ndarray) -> np.ndarray:

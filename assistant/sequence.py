@@ -1,0 +1,131 @@
+"""Pictures as the successive frames of one live session.
+
+``detect --sequence`` and the walk-through benchmark must judge exactly what the player
+would see, so they do not re-implement the live loop: they run :class:`assistant.live.
+LiveLoop` itself, with a window backend that shows one picture-sized window and a grabber
+that cuts its grabs out of the current picture. Tracking (the small grab around the grid),
+relocation, the history of hidden plates and the stabiliser all run as in the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.capture import Rect, WindowInfo
+from assistant.errors import UserError
+from assistant.live import STABLE_FRAMES, LiveLoop, LiveState
+from assistant.profile import Profile
+
+__all__ = ["PICTURE_TITLE", "PictureSequence", "SequenceError", "state_record"]
+
+#: The title of the stand-in window the pictures are shown in.
+PICTURE_TITLE = "picture sequence"
+
+
+class SequenceError(UserError):
+    """Pictures that cannot be frames of one session."""
+
+
+class _PictureWindow:
+    """A window backend with one window exactly the size of the current picture."""
+
+    name = "pictures"
+
+    def __init__(self) -> None:
+        self.size = (0, 0)
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def windows(self) -> list[WindowInfo]:
+        return [WindowInfo("pictures", PICTURE_TITLE, Rect(0, 0, *self.size))]
+
+    def update(self, window: WindowInfo) -> WindowInfo | None:
+        return self.windows()[0]
+
+
+class _PictureGrabber:
+    """Grabs come out of the current picture, as mss would give them (BGRA)."""
+
+    def __init__(self) -> None:
+        self.picture: np.ndarray | None = None
+        self.grabs = 0
+
+    def grab(self, rect: Rect) -> np.ndarray:
+        assert self.picture is not None
+        self.grabs += 1
+        return self.picture[rect.top : rect.bottom, rect.left : rect.right]
+
+    def desktop(self) -> Rect:
+        height, width = self.picture.shape[:2]
+        return Rect(0, 0, width, height)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class PictureSequence:
+    """Feed pictures in order; each :meth:`feed` is one tick of the live loop."""
+
+    profile: Profile | None = None
+    objective: int | None = None
+    stable_frames: int = STABLE_FRAMES
+
+    def __post_init__(self) -> None:
+        self._window = _PictureWindow()
+        self._grabber = _PictureGrabber()
+        self.loop = LiveLoop(self._window, self._grabber, PICTURE_TITLE, self.profile,
+                             self.objective, stable_frames=self.stable_frames)
+        self.frames = 0
+
+    def feed(self, picture: np.ndarray) -> LiveState:
+        """The state the assistant shows after this frame (stabilised)."""
+        if not isinstance(picture, np.ndarray) or picture.ndim != 3 or picture.shape[2] not in (
+            3, 4
+        ):
+            raise SequenceError("Each frame must be a colour picture.")
+        height, width = picture.shape[:2]
+        if self.frames and (width, height) != self._window.size:
+            raise SequenceError(
+                f"Frame {self.frames + 1} is {width}x{height} but the frames before it are "
+                f"{self._window.size[0]}x{self._window.size[1]}: all frames of one session "
+                "must be the same size."
+            )
+        if picture.shape[2] == 3:
+            picture = np.concatenate([picture, np.full((height, width, 1), 255, np.uint8)], 2)
+        self._window.size = (width, height)
+        self._grabber.picture = np.ascontiguousarray(picture)
+        self.frames += 1
+        return self.loop.tick()
+
+
+def state_record(state: LiveState, image: str, frame: int) -> dict:
+    """The JSON record of one frame of a sequence: the fields of ``detect --json`` plus what
+    the session's history added (rows and columns from 1)."""
+    reading = state.reading
+    record: dict = {"image": image, "frame": frame, "kind": state.kind, "status": state.status}
+    if reading is not None:
+        record.update(reading.to_json())
+    else:
+        record.update({"found": False, "abstain": True, "reason": state.status, "board": None,
+                       "hidden": []})
+    if state.board is not None:
+        record["board"] = state.board.format()
+    record["hidden"] = [[r + 1, c + 1] for r, c in state.hidden]
+    record["inferred"] = [[r + 1, c + 1] for r, c in state.inferred]
+    record["undecided"] = [[r + 1, c + 1] for r, c in state.undecided]
+    record["candidates"] = [b.format() for b in state.candidates]
+    if state.presses is not None and state.board is not None:
+        from assistant.puzzle import format_grid
+
+        record["answer"] = format_grid(state.presses, state.board.present)
+    else:
+        record["answer"] = None
+    record["marks"] = [
+        {"row": m.row + 1, "col": m.col + 1, "count": m.count, "certain": m.certain}
+        for m in state.marks
+    ]
+    return record
