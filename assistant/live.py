@@ -29,7 +29,7 @@ from assistant.capture import (
     blank_frame_reason,
     find_window,
 )
-from assistant.inference import BoardHistory, Inference, common_presses
+from assistant.inference import BoardHistory, Inference, common_presses, turn_board
 from assistant.profile import Profile, toa_default_profile
 from assistant.puzzle import Board
 from assistant.solver import solve
@@ -94,10 +94,20 @@ class LiveState:
         the boards still possible) where there is one, else the sentence. Wording that
         changes with the hidden plates alone does not restart the count."""
         if self.board is not None:
-            return (self.kind, self.board.format())
+            return (self.kind, _turn_free(self.board))
         if self.candidates:
-            return (self.kind, tuple(sorted(b.format() for b in self.candidates)))
-        return (self.kind, self.status)
+            return (self.kind, tuple(sorted(_turn_free(b) for b in self.candidates)))
+        # no board: the kind alone (successive abstentions give different reasons, and a
+        # reason that kept changing would keep old marks on screen)
+        return (self.kind,)
+
+
+def _turn_free(board: Board) -> str:
+    """The board's text the same under every quarter turn of its labels: the camera turning
+    relabels the cells on screen, which is no new board (the marks follow at once)."""
+    if board.rows != board.cols:
+        return board.format()
+    return min(turn_board(board, turns).format() for turns in range(4))
 
 
 def plan_marks(
@@ -131,27 +141,26 @@ def plan_marks(
 
 
 class Stabilizer:
-    """Passes a new state only after it has been seen ``frames`` times in a row; until
-    then the last accepted state keeps being shown."""
+    """Shows a new state once it differs from the shown one ``frames`` times in a row (a
+    one-frame glitch is never shown); until then the shown state stays. So the picture on
+    screen lags the observations by at most ``frames - 1`` frames, even when they keep
+    changing (a step, then the camera turning): old marks never linger longer than that.
+    """
 
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
         self.frames = frames
         self._shown: LiveState | None = None
-        self._candidate: tuple | None = None
-        self._count = 0
+        self._differs = 0
 
     def push(self, state: LiveState) -> LiveState:
         if self._shown is not None and state.key == self._shown.key:
-            self._candidate, self._count = None, 0
+            self._differs = 0
             self._shown = state  # same content: follow the window and the camera at once
             return state
-        if state.key == self._candidate:
-            self._count += 1
-        else:
-            self._candidate, self._count = state.key, 1
-        if self._count >= self.frames or (self._shown is None and self.frames <= 1):
+        self._differs += 1
+        if self._differs >= self.frames or (self._shown is None and self.frames <= 1):
             self._shown = state
-            self._candidate, self._count = None, 0
+            self._differs = 0
         return self._shown if self._shown is not None else _WAITING
 
     @property

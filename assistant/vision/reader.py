@@ -337,11 +337,14 @@ def _read_cells(
                 _reason(decision, cells, look, bad), mode, found=True, geometry=geometry,
                 tiles=pending_tiles(),
             )
-        # a plate the locator did not see as a diamond (something gold over it, a merged
-        # blob) is read only when its whole sampled area agrees, never from a part of it
+        # a cell is read from its whole sampled area, never from a part of it: a figure's
+        # legs or shadow over the rest make a guess of what is left (a lit plate half under
+        # a dark figure reads unlit). Such cells are hidden, for the session to fill in.
+        # The same holds for a plate the locator did not see as a diamond.
         doubtful = [
             int(i) for j, i in enumerate(visible)
-            if cells[i] in unmatched and decision.confidence[j] <= PARTIAL_CONFIDENCE
+            if (cells[i] in unmatched or decision.method == "contrast")
+            and decision.confidence[j] <= PARTIAL_CONFIDENCE
         ]
         if not doubtful:
             break
