@@ -14,6 +14,8 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.profile import Appearance, CaptureTarget, GridSpec, Profile, toa_default_profile
+from assistant.puzzle import BoardError
+from assistant.puzzle import parse_holes as puzzle_parse_holes
 from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, geometry_from_corners
 from assistant.vision.reader import Reading, as_bgr, read_frame
 
@@ -70,24 +72,13 @@ def parse_grid_size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def parse_holes(text: str | None, rows: int, cols: int) -> tuple[tuple[int, int], ...]:
-    """``r,c;r,c`` (counted from 1) to a tuple of 0-based cells, as :class:`GridSpec` keeps them."""
-    if not text:
-        return ()
-    holes = []
-    for part in filter(None, (p.strip() for p in text.split(";"))):
-        match = re.fullmatch(r"(\d+)\s*,\s*(\d+)", part)
-        if not match:
-            raise CalibrationError(
-                f"--holes takes ROW,COLUMN pairs separated by ';', not {part!r}."
-            )
-        r, c = int(match.group(1)), int(match.group(2))
-        if not (1 <= r <= rows and 1 <= c <= cols):
-            raise CalibrationError(
-                f"The hole at row {r}, column {c} is outside the {rows}x{cols} grid."
-            )
-        holes.append((r - 1, c - 1))
-    return tuple(sorted(set(holes)))
+def parse_holes(text: str | list[str] | None, rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    """``ROW,COL ROW,COL`` (counted from 1; ``;`` also separates) to sorted 0-based cells,
+    as :class:`GridSpec` keeps them: :func:`assistant.puzzle.parse_holes`, the one format."""
+    try:
+        return puzzle_parse_holes(text, rows, cols)
+    except BoardError as error:
+        raise CalibrationError(str(error)) from None
 
 
 def parse_colour_hex(text: str | None, name: str) -> tuple[int, int, int] | None:
