@@ -143,5 +143,29 @@ def build_profile(
             "The four corners do not make a grid: click the centres of the top-left, "
             "top-right, bottom-right and bottom-left cells, in that order."
         ) from None
+    _check_cells_inside(frame, grid, geometry)
     profile = Profile(grid, tuple(corners), capture, Appearance(look, on, off), name)
     return Draft(profile, read_frame(frame, profile), geometry)
+
+
+def _check_cells_inside(frame: np.ndarray, grid: GridSpec, geometry: GridGeometry) -> None:
+    """Refuse corners whose cells, or the area read around them, leave the picture: a
+    profile that can never read this window is not saved."""
+    height, width = frame.shape[:2]
+    cells = grid.cells
+    centres = geometry.to_image(np.array([(c, r) for r, c in cells], np.float64))
+    points = geometry.sample_points(cells, SAMPLE_OFFSETS)
+    for i, (r, c) in enumerate(cells):
+        x, y = centres[i]
+        if not (0 <= x <= width - 1 and 0 <= y <= height - 1):
+            raise CalibrationError(
+                f"The cell at row {r + 1}, column {c + 1} (centre {x:.0f},{y:.0f}) is outside "
+                f"the {width}x{height} picture: check the corners."
+            )
+        xs, ys = points[i, :, 0], points[i, :, 1]
+        if xs.min() < 0 or ys.min() < 0 or xs.max() > width - 1 or ys.max() > height - 1:
+            raise CalibrationError(
+                f"The cell at row {r + 1}, column {c + 1} (centre {x:.0f},{y:.0f}) is too "
+                f"close to the edge of the {width}x{height} picture for the area read around "
+                "it: capture more of the window around the puzzle."
+            )

@@ -66,5 +66,5 @@ def count_text(count: int) -> str:
         return f"2^{count.bit_length() - 1}"
     shift = max(0, count.bit_length() - 60)
     log10 = math.log10(count >> shift) + shift * math.log10(2)
-    exponent = int(math.floor(log10))
+    exponent = math.floor(log10)
     return f"{10 ** (log10 - exponent):.3f}e+{exponent}"

@@ -6,7 +6,7 @@ import argparse
 import re
 import sys
 
-from assistant.errors import UserError
+from assistant.errors import UserError, check_seconds
 
 NAME = "demo"
 HELP = "Open a stand-in puzzle room (click a plate to step on it) with the assistant on it."
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.board is not None:
         args.board = toa_board(args.board).format()  # one clear sentence if malformed
+    check_seconds(args.seconds)
     from assistant.capture import display_problem
 
     if display_problem():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assistant.errors import UserError
+from assistant.errors import UserError, check_seconds
 
 NAME = "run"
 HELP = "Capture a window and draw the overlay (no control window); Ctrl+C stops."
@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from assistant.profile import load_profile
     from assistant.settings import load_settings
+    check_seconds(args.seconds)
 
     settings, warning = load_settings()
     if warning:
