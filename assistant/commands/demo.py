@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
 from assistant.errors import UserError, check_seconds
 
@@ -38,12 +37,11 @@ def run(args: argparse.Namespace) -> int:
 
     if display_problem():
         raise UserError(display_problem())
-    from PyQt6.QtWidgets import QApplication
-
+    from assistant.gui.application import application
     from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
     from assistant.gui.session import OverlaySession, exec_until_signalled
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = application()
     title = args.title or DEMO_TITLE
     if not title.strip():
         raise UserError("The window title must not be empty.")

@@ -54,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     if display_problem():
         raise UserError(display_problem())
-    from PyQt6.QtWidgets import QApplication
-
+    from assistant.gui.application import application
     from assistant.gui.overlay import parse_colour
     from assistant.gui.session import OverlaySession, exec_until_signalled
 
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         colour = parse_colour(args.colour or settings.mark_color)
     except ValueError as error:
         raise UserError(f"The mark colour {error}.") from None
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = application()
     session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour)
     last = {"status": None}
 
