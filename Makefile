@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core bench bench-vision bench-live deps system-deps exe lint clean
+.PHONY: run test test-core bench bench-vision bench-live soak deps system-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,10 +36,17 @@ bench: deps
 bench-vision: deps
 	$(BIN)/toa-assistant bench-vision
 
-# Needs a display: uses a virtual one (Xvfb) when there is none.
+# Needs a display with a window manager: starts a virtual one (Xvfb + openbox) when
+# there is none.
 bench-live: deps system-deps
 	if [ -n "$$DISPLAY" ]; then $(BIN)/toa-assistant bench-live; \
-	else xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/toa-assistant bench-live; fi
+	else scripts/with-x-server.sh $(BIN)/toa-assistant bench-live; fi
+
+# 10,000 unpaced frames of the live loop while the demo room closes, reopens, minimises
+# and moves and grabs fail at random; last line: soak: N frames, E errors handled, memory.
+soak: deps system-deps
+	if [ -n "$$DISPLAY" ]; then $(BIN)/toa-assistant bench-live --soak 10000; \
+	else scripts/with-x-server.sh $(BIN)/toa-assistant bench-live --soak 10000; fi
 
 # The executable players download: build.spec -> dist/toa-assistant/ and the archive
 # dist/toa-assistant-VERSION-PLATFORM.tar.xz (.zip on Windows and macOS).

@@ -26,12 +26,14 @@ Pure library code: no I/O; progress goes through a callback.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from assistant.errors import UserError
+from assistant.limits import count_text, power_text
 from assistant.puzzle import Board, check_states_and_objective, format_grid
 from assistant.solver import Kernel, kernel_of, solve
 
@@ -42,6 +44,7 @@ __all__ = [
     "AnalysisError",
     "analysis_size",
     "analyze_board_shape",
+    "check_press_space",
 ]
 
 #: Largest press space (k^N press grids) walked; 5x5 with 2 states is 2^25.
@@ -131,6 +134,21 @@ def _check_shape(present: np.ndarray) -> np.ndarray:
     return present
 
 
+def check_press_space(
+    rows: int, cols: int, cells: int, k: int, max_press_space: int = MAX_PRESS_SPACE
+) -> None:
+    """Refuse a shape whose k^cells press grids exceed the bound, without computing k^cells
+    when it is huge (it would have thousands of digits)."""
+    if cells * math.log2(k) <= math.log2(max_press_space) + 1e-9 and k**cells <= max_press_space:
+        return
+    fit = int(math.log2(max_press_space) / math.log2(k) + 1e-9)
+    raise AnalysisError(
+        f"A {rows:,}x{cols:,} shape with {cells:,} cells and {k} states has "
+        f"{power_text(k, cells)} press grids, beyond the exact analysis limit of "
+        f"{count_text(max_press_space)} (at most {fit} cells with {k} states)."
+    )
+
+
 def analysis_size(present: np.ndarray, k: int) -> tuple[int, int]:
     """``(press_space, kernel_size)`` of a shape: what :func:`analyze_board_shape` walks."""
     present = _check_shape(present)
@@ -167,13 +185,8 @@ def analyze_board_shape(
     present = _check_shape(present)
     k, objective = check_states_and_objective(k, objective)
     cells = int(present.sum())
+    check_press_space(present.shape[0], present.shape[1], cells, k, max_press_space)
     press_space = k**cells
-    if press_space > max_press_space:
-        raise AnalysisError(
-            f"A {present.shape[0]}x{present.shape[1]} shape with {cells} cells and {k} states "
-            f"has {k}^{cells} = {press_space:,} press grids, beyond the exact analysis limit "
-            f"of {max_press_space:,}."
-        )
     kernel = kernel_of(present, k)
     kernel_size = kernel.size
     if press_space * kernel_size > max_work:

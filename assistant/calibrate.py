@@ -14,6 +14,8 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.profile import Appearance, CaptureTarget, GridSpec, Profile, toa_default_profile
+from assistant.puzzle import BoardError
+from assistant.puzzle import parse_holes as puzzle_parse_holes
 from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, geometry_from_corners
 from assistant.vision.reader import Reading, as_bgr, read_frame
 
@@ -70,24 +72,13 @@ def parse_grid_size(text: str) -> tuple[int, int]:
     return rows, cols
 
 
-def parse_holes(text: str | None, rows: int, cols: int) -> tuple[tuple[int, int], ...]:
-    """``r,c;r,c`` (counted from 1) to a tuple of 0-based cells, as :class:`GridSpec` keeps them."""
-    if not text:
-        return ()
-    holes = []
-    for part in filter(None, (p.strip() for p in text.split(";"))):
-        match = re.fullmatch(r"(\d+)\s*,\s*(\d+)", part)
-        if not match:
-            raise CalibrationError(
-                f"--holes takes ROW,COLUMN pairs separated by ';', not {part!r}."
-            )
-        r, c = int(match.group(1)), int(match.group(2))
-        if not (1 <= r <= rows and 1 <= c <= cols):
-            raise CalibrationError(
-                f"The hole at row {r}, column {c} is outside the {rows}x{cols} grid."
-            )
-        holes.append((r - 1, c - 1))
-    return tuple(sorted(set(holes)))
+def parse_holes(text: str | list[str] | None, rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    """``ROW,COL ROW,COL`` (counted from 1; ``;`` also separates) to sorted 0-based cells,
+    as :class:`GridSpec` keeps them: :func:`assistant.puzzle.parse_holes`, the one format."""
+    try:
+        return puzzle_parse_holes(text, rows, cols)
+    except BoardError as error:
+        raise CalibrationError(str(error)) from None
 
 
 def parse_colour_hex(text: str | None, name: str) -> tuple[int, int, int] | None:
@@ -152,5 +143,29 @@ def build_profile(
             "The four corners do not make a grid: click the centres of the top-left, "
             "top-right, bottom-right and bottom-left cells, in that order."
         ) from None
+    _check_cells_inside(frame, grid, geometry)
     profile = Profile(grid, tuple(corners), capture, Appearance(look, on, off), name)
     return Draft(profile, read_frame(frame, profile), geometry)
+
+
+def _check_cells_inside(frame: np.ndarray, grid: GridSpec, geometry: GridGeometry) -> None:
+    """Refuse corners whose cells, or the area read around them, leave the picture: a
+    profile that can never read this window is not saved."""
+    height, width = frame.shape[:2]
+    cells = grid.cells
+    centres = geometry.to_image(np.array([(c, r) for r, c in cells], np.float64))
+    points = geometry.sample_points(cells, SAMPLE_OFFSETS)
+    for i, (r, c) in enumerate(cells):
+        x, y = centres[i]
+        if not (0 <= x <= width - 1 and 0 <= y <= height - 1):
+            raise CalibrationError(
+                f"The cell at row {r + 1}, column {c + 1} (centre {x:.0f},{y:.0f}) is outside "
+                f"the {width}x{height} picture: check the corners."
+            )
+        xs, ys = points[i, :, 0], points[i, :, 1]
+        if xs.min() < 0 or ys.min() < 0 or xs.max() > width - 1 or ys.max() > height - 1:
+            raise CalibrationError(
+                f"The cell at row {r + 1}, column {c + 1} (centre {x:.0f},{y:.0f}) is too "
+                f"close to the edge of the {width}x{height} picture for the area read around "
+                "it: capture more of the window around the puzzle."
+            )

@@ -119,12 +119,51 @@ def display_problem() -> str | None:
         return None
     if os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] in _HEADLESS_QT:
         return None
-    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+    if os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    display = os.environ.get("DISPLAY")
+    if display:
+        if x_display_reachable(display) is False:
+            return (
+                f"The display {display} (DISPLAY) cannot be reached: start the assistant "
+                "from your desktop, or use the command line (toa-assistant solve ...)."
+            )
         return None
     return (
         "There is no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is "
         "set): start it from your desktop, or use the command line (toa-assistant solve ...)."
     )
+
+
+def x_display_reachable(display: str, timeout: float = 1.0) -> bool | None:
+    """Whether the X server named by ``display`` (``:99``, ``host:0.0``,
+    ``unix:1``) accepts a connection; None when the name has a form not checked here
+    (Qt then decides). Qt itself would abort the process (exit 134) on an unreachable one."""
+    import socket
+
+    match = re.fullmatch(r"(?P<host>[^:/]*)(?:/unix)?:(?P<num>\d+)(?:\.\d+)?", display)
+    if not match:
+        return None
+    host, number = match.group("host"), int(match.group("num"))
+    try:
+        if host in ("", "unix"):
+            path = f"/tmp/.X11-unix/X{number}"
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(timeout)
+                try:
+                    sock.connect(path)
+                    return True
+                except OSError:
+                    pass
+            # Linux also offers the abstract socket of the same name.
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(timeout)
+                sock.connect("\0" + path)
+                return True
+        with socket.create_connection((host, 6000 + number), timeout=timeout):
+            return True
+    except OSError:
+        return False
 
 
 class PyWinCtlBackend:

@@ -42,6 +42,7 @@ class _Parser(argparse.ArgumentParser):
     """An argparse parser whose errors are one sentence and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
+        message = one_line(message)
         sentence = message[:1].upper() + message[1:]
         if not sentence.endswith("."):
             sentence += "."
@@ -90,11 +91,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, OSError) as error:
         # UserError subclasses (BoardError, ProfileError, ...) carry user sentences;
         # OSError covers unreadable or unwritable files.
-        message = _sentence(error)
+        message = one_line(_sentence(error))
         print(f"toa-assistant: {message}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+
+
+def one_line(text: str) -> str:
+    """A message on one line: control characters the user typed (a newline in a board,
+    a NUL in a title) are shown escaped, never printed."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _sentence(error: BaseException) -> str:

@@ -251,6 +251,10 @@ class LiveReader:
         return reading, (0, 0)
 
 
+class _GrabFailed(Exception):
+    """A grab inside the reader (locating the grid again) failed; ``__cause__`` says why."""
+
+
 class LiveLoop:
     """One frame at a time: find the window, grab it, read, solve, stabilise.
 
@@ -317,16 +321,31 @@ class LiveLoop:
         try:
             frame = self.grabber.grab(grab_area)
         except Exception as error:  # mss raises its own errors; keep going, say so
-            self.failures += 1
-            log.warning("grab of %s failed (%d in a row): %s", grab_area, self.failures, error)
-            return LiveState(
-                "error",
-                f"Could not capture the game window ({error.__class__.__name__}); retrying.",
-                window=area,
-            )
-        self.failures = 0
+            return self._grab_failed(grab_area, area, error)
         offset = (0, 0) if region is None else (region.left, region.top)
-        return self.process(frame, area, offset, lambda: self.grabber.grab(area))
+        try:
+            state = self.process(frame, area, offset, lambda: self._grab_whole(area))
+        except _GrabFailed as failed:
+            return self._grab_failed(area, area, failed.__cause__)
+        self.failures = 0
+        return state
+
+    def _grab_failed(self, grab_area: Rect, area: Rect, error: BaseException) -> LiveState:
+        self.failures += 1
+        log.warning("grab of %s failed (%d in a row): %s", grab_area, self.failures, error)
+        return LiveState(
+            "error",
+            f"Could not capture the game window ({error.__class__.__name__}); retrying.",
+            window=area,
+        )
+
+    def _grab_whole(self, area: Rect) -> np.ndarray:
+        """The whole area, for the reader to locate the grid again; a failure here is a
+        failed grab like any other (the soak run found it escaping the loop)."""
+        try:
+            return self.grabber.grab(area)
+        except Exception as error:
+            raise _GrabFailed from error
 
     def process(
         self,

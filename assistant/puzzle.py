@@ -13,6 +13,7 @@ states 10..35, ``#`` for a hole. The ToA room is ``111/0#0/110`` style.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,6 +30,7 @@ __all__ = [
     "all_true",
     "format_grid",
     "parse_grid",
+    "parse_holes",
     "toa_board",
 ]
 
@@ -96,6 +98,39 @@ def parse_grid(text: str) -> tuple[np.ndarray, np.ndarray]:
                 )
             values[r, c] = digit
     return values, present
+
+
+def parse_holes(
+    texts: str | Sequence[str] | None, rows: int, cols: int
+) -> tuple[tuple[int, int], ...]:
+    """Holes written ``ROW,COL ROW,COL`` (counted from 1), the one format of every
+    ``--holes`` option and the calibration window; ``;`` also separates pairs. Returns
+    sorted 0-based cells.
+
+    Raises
+    ------
+    BoardError : a pair that is not ``ROW,COL`` or lies outside the grid.
+    """
+    if texts is None:
+        return ()
+    if isinstance(texts, str):
+        texts = [texts]
+    holes = set()
+    for text in texts:
+        for part in re.split(r"[;\s]+", re.sub(r"\s*,\s*", ",", text.strip())):
+            if not part:
+                continue
+            match = re.fullmatch(r"(\d{1,9}),(\d{1,9})", part)
+            if not match:
+                raise BoardError(
+                    f"The hole {part!r} is not a row,column pair like 2,3 "
+                    "(give holes as --holes 2,3 4,1)."
+                )
+            r, c = int(match.group(1)), int(match.group(2))
+            if not (1 <= r <= rows and 1 <= c <= cols):
+                raise BoardError(f"The hole {r},{c} is outside the {rows}x{cols} grid.")
+            holes.add((r - 1, c - 1))
+    return tuple(sorted(holes))
 
 
 def _cells(count: int) -> str:

@@ -53,3 +53,29 @@ def test_progress_on_stderr_only_for_long_runs(capsys, monkeypatch) -> None:
     code, out, err = run(capsys, "analyze", "--rows", "4", "--cols", "4", "--json")
     assert code == 0 and json.loads(out)["kernel_size"] == 16
     assert "analysing: 100%" in err and err.endswith("\n")
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "words"),
+    [
+        ("100000", "100000", "2^10000000000 press grids"),  # was: runs until killed (19.6 GB)
+        ("100000", "5", "2^500000 press grids"),  # was: ValueError (4300 digits)
+        ("1000", "1000", "2^1000000 press grids"),
+        ("120", "120", "2^14400 press grids"),
+        ("100", "100", "2^10000 press grids"),  # was: 4,151 characters
+    ],
+)
+def test_huge_shapes_refused_at_once_in_one_short_sentence(capsys, rows, cols, words) -> None:
+    import time
+
+    start = time.monotonic()
+    code, out, err = run(capsys, "analyze", "--rows", rows, "--cols", cols)
+    assert time.monotonic() - start < 2
+    assert code == 2 and out == "" and words in err and err.count("\n") == 1
+    assert len(err) < 250 and "at most 28 cells" in err
+
+
+def test_holes_take_the_one_format_everywhere(capsys) -> None:
+    spaced = run(capsys, "analyze", "--rows", "3", "--cols", "3", "--holes", "2,2", "1,1")
+    semi = run(capsys, "analyze", "--rows", "3", "--cols", "3", "--holes", "2,2;1,1")
+    assert spaced[0] == 0 and spaced == semi

@@ -143,3 +143,32 @@ def test_parsers() -> None:
     assert parse_holes("2,3; 1,1", 3, 3) == ((0, 0), (1, 2))
     with pytest.raises(CalibrationError):
         build_profile(np.zeros((50, 50, 3), np.uint8), corners=None, grid=GridSpec(2, 2))
+
+
+def test_corners_whose_cells_leave_the_picture_are_refused_not_saved(tmp_path, cli) -> None:
+    """Issue 12: a 330x331 picture, corners 5 px from its edge: the profile used to be
+    saved (exit 0) with 'cell ... is outside the picture' about a cell inside it."""
+    image = tmp_path / "small.png"
+    cv2.imwrite(str(image), np.full((331, 330, 3), 60, np.uint8))
+    out = tmp_path / "p.json"
+    code, _, err = cli(
+        "calibrate", "--image", str(image), "--grid", "3x3",
+        "--corners", "5,5,320,5,320,325,5,325", "--out", str(out),
+    )  # fmt: skip
+    assert code == 2 and not out.exists()
+    assert "row 1, column 1 (centre 5,5) is too close to the edge of the 330x331" in err
+
+
+def test_out_in_a_missing_folder_is_refused_like_solve(tmp_path, cli) -> None:
+    image = tmp_path / "small.png"
+    cv2.imwrite(str(image), np.full((331, 330, 3), 60, np.uint8))
+    out = tmp_path / "missing" / "p.json"
+    code, _, err = cli("calibrate", "--image", str(image), "--auto", "--out", str(out))
+    assert code == 2 and "does not exist" in err and not out.parent.exists()
+
+
+def test_holes_in_the_one_format(tmp_path) -> None:
+    assert parse_holes(["2,3", "1,1"], 3, 3) == ((0, 0), (1, 2))
+    assert parse_holes("2,3 1,1", 3, 3) == ((0, 0), (1, 2))
+    with pytest.raises(CalibrationError, match="row,column pair"):
+        parse_holes("2-3", 3, 3)

@@ -93,7 +93,7 @@ def test_npy_in_and_out(tmp_path: Path, cli) -> None:
     "args,fragment",
     [
         (["11/1"], "Row 2 has 1 cell"),
-        (["12/11"], "row 1, column 2 holds 2"),
+        (["12/11"], "row 1, column 2 is '2'"),
         (["--objective", "5", "11/11"], "objective 5 is out of range"),
         (["--states", "1", "11/11"], "at least 2"),
         (["/"], "empty"),
@@ -115,7 +115,7 @@ def test_bad_npy_files(tmp_path: Path, cli) -> None:
     bad = tmp_path / "bad.npy"
     bad.write_bytes(b"not an array")
     code, _, err = cli("solve", "--file", str(bad))
-    assert code == 2 and "not a readable .npy array" in err
+    assert code == 2 and "not a .npy array file" in err and "pickle" not in err
     floats = tmp_path / "floats.npy"
     np.save(floats, np.zeros((2, 2)))
     code, _, err = cli("solve", "--file", str(floats))
@@ -184,3 +184,79 @@ def test_windows_without_a_display_are_one_sentence(cli, monkeypatch, args) -> N
     code, _, err = cli(*args)
     assert code == 2
     assert err.count("\n") == 1 and "There is no display to open a window on" in err
+
+
+def test_messages_that_used_to_mislead(tmp_path: Path, cli, monkeypatch) -> None:
+    """Issue 12: each file or option error says what is wrong, in one sentence."""
+    monkeypatch.chdir(tmp_path)
+    board = tmp_path / "toa.npy"
+    array = np.ones((3, 3), dtype=np.int64)
+    array[1, 1] = -1
+    np.save(board, array)
+    code, out, err = cli("solve", "--preset", "toa", "--file", str(board))
+    assert code == 0 and "0 presses" in out and err == ""
+    np.save(board, np.ones((3, 3), dtype=np.int64))
+    code, _, err = cli("solve", "--preset", "toa", "--file", str(board))
+    assert code == 2 and "not the ToA room" in err and "text file" not in err
+    code, _, err = cli("solve", "--out", "out.txt", "111/101/111")
+    assert code == 2 and "PATH.npy" in err and not (tmp_path / "out.txt.npy").exists()
+    code, _, err = cli("solve", "--out", str(tmp_path / "missing" / "o.npy"), "1")
+    assert code == 2 and "does not exist" in err
+    code, _, err = cli("solve", "--states", "37", "10/01")
+    assert code == 2 and "at most 36 states" in err
+    code, _, err = cli("solve", "--states", "3", "12x/000")
+    assert code == 2 and "'x'" in err and "33" not in err and "0 to 2" in err
+    code, out, _ = cli("solve", "--out", "o.npy", "111/101/111")
+    assert code == 0 and np.load(tmp_path / "o.npy").sum() == 5
+
+
+def test_no_solution_starts_with_a_plain_sentence(cli) -> None:
+    code, out, _ = cli("solve", "--states", "3", "--objective", "0", "1000/0000/0000/0000")
+    assert code == 1
+    assert out.startswith("No solution. No presses can solve this board from this position.")
+    first = out.split(". ")[1]
+    assert "quiet" not in first and "weight" not in first
+
+
+def test_size_limits_are_stated_before_work(tmp_path: Path, cli) -> None:
+    import time
+
+    from assistant.limits import SOLVE_MAX_CELLS_GENERAL, SOLVE_MAX_TEXT_CELLS
+
+    start = time.monotonic()
+    text = tmp_path / "big.txt"
+    side = int(SOLVE_MAX_TEXT_CELLS**0.5) + 10
+    text.write_text(("0" * side + "\n") * side)
+    code, _, err = cli("solve", "--file", str(text))
+    assert code == 2 and f"{SOLVE_MAX_TEXT_CELLS:,}" in err and ".npy" in err
+    big = tmp_path / "big.npy"
+    side = int(SOLVE_MAX_CELLS_GENERAL**0.5) + 1
+    np.lib.format.open_memmap(big, mode="w+", dtype=np.int8, shape=(side, side))
+    code, _, err = cli("solve", "--states", "3", "--file", str(big))
+    assert code == 2 and f"{SOLVE_MAX_CELLS_GENERAL:,}" in err and err.count("\n") == 1
+    assert time.monotonic() - start < 5
+    huge = tmp_path / "huge.npy"
+    np.lib.format.open_memmap(huge, mode="w+", dtype=np.int8, shape=(20_000, 10_001))
+    code, _, err = cli("solve", "--file", str(huge))
+    assert code == 2 and "100,000,000" in err
+
+
+def test_clingo_refuses_boards_it_cannot_ground_in_time(tmp_path: Path, cli) -> None:
+    pytest.importorskip("clingo")
+    import time
+
+    board = tmp_path / "b200.npy"
+    np.save(board, np.random.default_rng(0).integers(0, 2, (200, 200)))
+    start = time.monotonic()
+    code, _, err = cli("solve", "--engine", "clingo", "--time-limit", "5", "--file", str(board))
+    assert code == 2 and "2,500 cells" in err and time.monotonic() - start < 3
+    start = time.monotonic()
+    fifty = _board_50(tmp_path)
+    code, _, _ = cli("solve", "--engine", "clingo", "--time-limit", "1", "--file", fifty)
+    assert time.monotonic() - start < 2.0
+
+
+def _board_50(tmp_path: Path) -> str:
+    path = tmp_path / "b50.npy"
+    np.save(path, np.random.default_rng(1).integers(0, 2, (50, 50)))
+    return str(path)

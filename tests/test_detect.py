@@ -32,7 +32,7 @@ def _records(capsys) -> list[dict]:
 
 def test_json_lines_in_order_with_the_answer(pictures, capsys):
     _scene, room, jpeg, bmp = pictures
-    assert main(["detect", "--json", str(room), str(bmp), str(jpeg)]) == 0
+    assert main(["detect", "--json", str(room), str(bmp), str(jpeg)]) == 1  # bmp: no answer
     records = _records(capsys)
     assert [r["image"] for r in records] == [str(room), str(bmp), str(jpeg)]
     first, empty, third = records
@@ -71,7 +71,7 @@ def test_profile_objective_and_corners(pictures, tmp_path, capsys):
 
 def test_plain_text_output(pictures, capsys):
     _scene, room, _jpeg, bmp = pictures
-    assert main(["detect", str(room), str(bmp)]) == 0
+    assert main(["detect", str(room), str(bmp)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("board 010/1#1/010 (confidence 1.00); step on 101/0#0/101")
     assert out[1].endswith("no answer: Puzzle not in view.")
@@ -105,3 +105,26 @@ def test_the_real_screenshot(capsys):
     (record,) = _records(capsys)
     assert record["board"] == "111/0#0/110"
     assert record["solution"]["presses"] == "110/0#1/000"
+
+
+def test_no_answer_is_exit_1_and_good_pictures_are_reported_before_bad_ones(
+    pictures, tmp_path, capsys
+):
+    _scene, room, _jpeg, bmp = pictures
+    profile = tmp_path / "good.json"
+    save_profile(toa_default_profile(), profile)
+    assert main(["detect", "--profile", str(profile), str(bmp)]) == 1  # was: exit 0
+    assert "no answer" in capsys.readouterr().out
+    fake = tmp_path / "fake.png"
+    fake.write_text("not a picture", "utf-8")
+    assert main(["detect", "--json", str(room), str(fake), str(fake)]) == 2
+    captured = capsys.readouterr()
+    (record,) = _records_of(captured.out)  # was: nothing printed for the good picture
+    assert record["board"] == "010/1#1/010"
+    assert captured.err.count("\n") == 1 and "1 more picture could not" in captured.err
+    assert main(["detect", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def _records_of(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]

@@ -12,7 +12,7 @@ from PyQt6.QtCore import QPoint, QPointF, Qt
 from assistant.capture import Rect
 from assistant.gui.app import ControlWindow
 from assistant.gui.calibrate import CORNER_PROMPTS, CalibrationWindow
-from assistant.gui.demo import DemoRoom, demo_params
+from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
 from assistant.gui.overlay import Overlay, parse_colour, to_logical
 from assistant.gui.settings_dialog import SettingsDialog
 from assistant.live import LiveLoop
@@ -229,3 +229,76 @@ def test_demo_room_is_read_like_the_game(qtbot) -> None:
     loop = LiveLoop(NoWindows(), OneFrame(room.scene.frame), "x")
     state = loop.process(room.scene.frame, Rect(0, 0, *room.params.frame_size))
     assert state.kind == "steps" and state.board.format() == "010/1#0/001"
+
+
+def test_control_window_grows_to_show_every_status_line(qtbot, tmp_path: Path) -> None:
+    """Issue 12: the status line and the corrupt-settings notice used to be clipped."""
+    notice = "Your settings file could not be read and was kept aside. " * 4
+    window = ControlWindow(
+        Settings(), backend=NoWindows(), settings_file=tmp_path / "s.toml", notice=notice
+    )
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    height = window.height()
+    window.set_status("A status that is far longer than one line of the window. " * 30)
+    qtbot.wait(50)
+    for label in (window.status, window.notice):
+        assert label.height() >= label.heightForWidth(label.width())
+    assert window.height() > height
+
+
+def test_buttons_and_title_follow_what_runs(qtbot, tmp_path: Path) -> None:
+    window = ControlWindow(Settings(), backend=NoWindows(), settings_file=tmp_path / "s.toml")
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    assert window.start_button.text() == "Start overlay"
+    window.open_demo()
+    demo = window.demo
+    assert not demo.frameGeometry().intersects(window.frameGeometry())  # beside, not over
+    qtbot.waitUntil(lambda: "No game window" in window.status.text(), timeout=5000)
+    assert "\\" not in window.status.text() and "^" not in window.status.text()
+    assert f"“{DEMO_TITLE}”" in window.status.text()
+    demo.close()
+    qtbot.waitUntil(lambda: window.session is None, timeout=2000)
+    assert window.start_button.text() == "Start overlay"
+    assert window.target.currentText() != DEMO_TITLE and "\\" not in window.status.text()
+
+
+def test_unsupported_desktop_offers_start_not_stop(qtbot, tmp_path: Path) -> None:
+    class Wayland(NoWindows):
+        def unavailable(self):
+            return "This is a Wayland session."
+
+    window = ControlWindow(Settings(), backend=Wayland(), settings_file=tmp_path / "s.toml")
+    qtbot.addWidget(window)
+    window.start_overlay()
+    qtbot.waitUntil(lambda: window.session is None, timeout=5000)
+    assert window.start_button.text() == "Start overlay" and "Wayland" in window.status.text()
+
+
+def test_calibration_snapshot_is_taken_with_the_overlay_hidden(qtbot, tmp_path, monkeypatch):
+    window = ControlWindow(Settings(), backend=NoWindows(), settings_file=tmp_path / "s.toml")
+    qtbot.addWidget(window)
+    window.overlay.show()
+    seen = []
+
+    def capture():
+        seen.append(window.overlay.isVisible())
+        return None, "no window"
+
+    monkeypatch.setattr(window, "capture_target", capture)
+    monkeypatch.setattr(
+        "assistant.gui.app.QMessageBox.information", lambda *args: None
+    )
+    window.open_calibration()
+    assert seen == [False]
+    window.overlay.hide()
+
+
+def test_every_window_command_sets_the_icon(qtbot) -> None:
+    from assistant.gui.application import application
+
+    app = application()
+    assert not app.windowIcon().isNull()

@@ -126,3 +126,20 @@ def test_solve_reads_stdin(capsys, monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("2 2\nL1\n#.\n"))
     code, out, _ = run(capsys, "lightup", "check", "-")
     assert (code, out) == (1, "cell 2,2 is dark\n")
+
+
+def test_help_describes_the_file_format(cli, tmp_path) -> None:
+    """Issue 12: the format was described nowhere a user looks."""
+    from assistant.commands.lightup import FILE_FORMAT
+
+    for args in (["lightup", "--help"], ["lightup", "solve", "--help"]):
+        code, out, _ = cli(*args)
+        assert code == 0 and "file format" in out and "0-4" in out and "L      a lamp" in out
+    example = [line[4:].split("  ")[0].strip() for line in FILE_FORMAT.splitlines()[-4:]]
+    answer = [line.split()[-1] for line in FILE_FORMAT.splitlines()[-3:]]
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text("\n".join(example) + "\n", "utf-8")
+    solution = tmp_path / "s.txt"
+    solution.write_text("\n".join(["3 3", *answer]) + "\n", "utf-8")
+    assert cli("lightup", "check", str(solution))[:2] == (0, "valid\n")
+    assert cli("lightup", "solve", str(puzzle))[0] == 0

@@ -241,3 +241,28 @@ def test_find_window_by_pattern_skips_our_own_windows() -> None:
 def test_flat_frames_are_explained(value: int) -> None:
     assert blank_frame_reason(np.full((50, 50, 4), value, np.uint8))
     assert blank_frame_reason(room("111/0#0/110").frame) is None
+
+
+def test_a_failed_grab_while_locating_again_is_a_failed_grab_not_an_exception() -> None:
+    """Found by the soak run (issue 12): the region grab succeeds, the whole-window grab
+    that locates the grid again raises; that error used to escape the loop."""
+    scene = room("111/0#0/110")
+    loop, grabber = make_loop(scene.frame)
+    loop.tick()
+    assert loop.tick().kind == "steps"
+    region = grabber.grabbed[-1]
+    real_grab = grabber.grab
+
+    def whole_window_fails(rect: Rect) -> np.ndarray:
+        if rect == GAME.rect:
+            raise OSError("display went away")
+        noise = np.random.default_rng(0).integers(0, 255, (rect.height, rect.width, 3))
+        return noise.astype(np.uint8)  # the plates gone from the region: locate again
+
+    grabber.grab = whole_window_fails
+    state = loop.observe()
+    assert state.kind == "error" and "retrying" in state.status and loop.failures == 1
+    grabber.grab = real_grab
+    assert region.width < GAME.rect.width
+    loop.tick()
+    assert loop.tick().kind == "steps"

@@ -291,3 +291,14 @@ def test_clingo_falls_back_with_a_sentence_when_missing() -> None:
         assert note is not None and "internal engine" in note
     else:
         assert note is None
+
+
+def test_clingo_beyond_its_limit_falls_back_with_a_sentence() -> None:
+    import numpy as np
+
+    from assistant.gui.manual_model import solve_with_engine
+    from assistant.puzzle import Board
+
+    board = Board.from_arrays(np.zeros((60, 60), int), np.ones((60, 60), bool), 2, 1)
+    solution, note = solve_with_engine(board, "clingo")
+    assert solution.solvable and note is not None and "2,500 cells" in note

@@ -357,3 +357,14 @@ def test_clingo_setting_answers_or_says_it_fell_back(qtbot, open_window) -> None
     window.engine_box.activated.emit(index)
     wait_answer(qtbot, window)
     assert "internal engine answered" not in window.status_label.text()
+
+
+def test_a_long_message_does_not_move_the_board(qtbot, open_window) -> None:
+    """Issue 12: the board used to jump when a long message appeared."""
+    window = open_window(Board.parse("101/010/101"))
+    qtbot.wait(50)
+    before = window.board_view.geometry()
+    window._message(" ".join(["A long message that wraps over several lines."] * 8))
+    qtbot.wait(50)
+    assert window.board_view.geometry() == before
+    assert "long message" in window.message_label.toolTip()

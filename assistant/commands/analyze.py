@@ -16,7 +16,8 @@ import time
 
 import numpy as np
 
-from assistant.analysis import AnalysisError, analyze_board_shape
+from assistant.analysis import AnalysisError, analyze_board_shape, check_press_space
+from assistant.puzzle import check_states_and_objective, parse_holes
 
 NAME = "analyze"
 HELP = "Exact optimal-play analysis of a Lights Out shape (histogram of fewest presses)."
@@ -33,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         default=[],
         metavar="R,C",
-        help="cells that are holes, 1-based row,column (e.g. --holes 2,2 3,1)",
+        help="cells that are holes, ROW,COL counted from 1 (e.g. --holes 2,2 3,1)",
     )
     parser.add_argument(
         "--states", type=int, default=2, metavar="K", help="states per cell (default 2)"
@@ -44,21 +45,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def shape_from_args(rows: int, cols: int, holes: list[str]) -> np.ndarray:
+def shape_from_args(rows: int, cols: int, holes: list[str], states: int = 2) -> np.ndarray:
     """The present mask from ``--rows/--cols/--holes``; one sentence on bad input."""
     if rows < 1 or cols < 1:
         raise AnalysisError(
             f"The grid must have at least one row and one column, not {rows}x{cols}."
         )
+    cells = parse_holes(holes, rows, cols)
+    # Refused before the mask exists: a 100000x100000 mask alone is 10 GB.
+    check_press_space(rows, cols, rows * cols - len(cells), states)
     present = np.ones((rows, cols), dtype=bool)
-    for text in holes:
-        parts = text.replace(" ", "").split(",")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise AnalysisError(f"The hole {text!r} is not a row,column pair like 2,3.")
-        r, c = int(parts[0]), int(parts[1])
-        if not (1 <= r <= rows and 1 <= c <= cols):
-            raise AnalysisError(f"The hole {r},{c} is outside the {rows}x{cols} grid.")
-        present[r - 1, c - 1] = False
+    for r, c in cells:
+        present[r, c] = False
     return present
 
 
@@ -85,7 +83,8 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
-    present = shape_from_args(args.rows, args.cols, args.holes)
+    k, _ = check_states_and_objective(args.states, args.objective)
+    present = shape_from_args(args.rows, args.cols, args.holes, k)
     progress = _Progress()
     try:
         result = analyze_board_shape(present, args.states, args.objective, progress=progress)

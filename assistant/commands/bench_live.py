@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 
-from assistant.errors import UserError
+from assistant.errors import UserError, check_seconds
 
 NAME = "bench-live"
 HELP = "Measure the live loop per frame and the process CPU load (needs a display)."
@@ -26,13 +26,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each run")
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument(
+        "--soak",
+        type=int,
+        metavar="N",
+        help="instead: N unpaced frames against the demo room while it closes, reopens, "
+        "minimises and moves and grabs fail at random (make soak: N = 10000)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the soak's random schedule")
 
 
 def run(args: argparse.Namespace) -> int:
-    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+    check_seconds(args.seconds)
+    if not 0.5 <= args.fps <= 60:
+        raise UserError(f"--fps must be between 0.5 and 60, not {args.fps:g}.")
+    if args.soak is not None and not 1 <= args.soak <= 10_000_000:
+        raise UserError(f"--soak must be a positive number of frames, not {args.soak}.")
+    from assistant.capture import display_problem
+
+    if sys.platform.startswith("linux") and (
+        not os.environ.get("DISPLAY") or display_problem()
+    ):
         raise UserError(
-            "bench-live needs a display: run it as 'xvfb-run -a toa-assistant bench-live'."
+            "bench-live needs an X display with a window manager: run 'make bench-live' "
+            "(it starts a virtual one), or 'scripts/with-x-server.sh toa-assistant bench-live'."
         )
+    if args.soak is not None:
+        return _soak(args)
     from PyQt6.QtWidgets import QApplication
 
     from assistant.gui.demo import DemoRoom
@@ -58,6 +78,18 @@ def run(args: argparse.Namespace) -> int:
     for name, track in (("tracked", True), ("baseline-locate-every-frame", False)):
         rows.append(_measure(app, name, title, track, args))
     tracked, baseline = rows
+    room.close()
+    unmeasured = [row for row in rows if not row["in_view"] or not row["frames"]]
+    if unmeasured:
+        row = unmeasured[0]
+        print(
+            f"toa-assistant: bench-live measured nothing: the loop never read the stand-in "
+            f"window ({row['case']}: {row['frames']} frames, last status "
+            f"{row['last_status']!r}); on a bare X server start a window manager "
+            "('make bench-live' does).",
+            file=sys.stderr,
+        )
+        return 1
     tracked["speedup_vs_baseline"] = round(
         baseline["frame_ms_median"] / tracked["frame_ms_median"], 1
     )
@@ -78,8 +110,49 @@ def run(args: argparse.Namespace) -> int:
             )
     if not args.json:
         print(f"tracked vs baseline per frame: {tracked['speedup_vs_baseline']}x faster")
-    room.close()
     return 0 if tracked["met"] else 1
+
+
+def _soak(args: argparse.Namespace) -> int:
+    """``--soak N``: the last line is ``soak: FRAMES frames, ERRORS errors handled, memory
+    START -> END MB``; exit 0 when no exception escaped and memory grew by at most 20 MB."""
+    from assistant.gui.soak import MAX_GROWTH_MB, soak
+
+    def progress(result) -> None:
+        print(
+            f"  {result.frames} frames, {result.errors_handled} errors handled",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    result = soak(args.soak, seed=args.seed, progress=progress)
+    rate = result.frames / result.seconds if result.seconds else 0.0
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(result.kinds.items()))
+    events = ", ".join(f"{k} {v}" for k, v in sorted(result.events.items()))
+    if args.json:
+        print(json.dumps({
+            "frames": result.frames, "errors_handled": result.errors_handled,
+            "exceptions": result.exceptions, "start_mb": round(result.start_mb, 1),
+            "end_mb": round(result.end_mb, 1), "seconds": round(result.seconds, 2),
+            "states": result.kinds, "events": result.events, "passed": result.passed,
+        }))  # fmt: skip
+    else:
+        print(f"{result.seconds:.1f} s, {rate:.0f} frames/s; states: {kinds}")
+        print(f"room events: {events}")
+        for text in result.exceptions[:5]:
+            print(f"exception: {text}")
+    print(result.line())
+    if not result.passed:
+        why = (
+            f"{len(result.exceptions)} exceptions escaped the loop"
+            if result.exceptions
+            else f"memory grew by {result.growth_mb:.1f} MB (at most {MAX_GROWTH_MB:g})"
+            if result.growth_mb > MAX_GROWTH_MB
+            else "the puzzle was never read"
+        )
+        print(f"toa-assistant: the soak failed: {why}.", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace) -> dict:

@@ -29,7 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "cells, in client-area pixels",
     )
     parser.add_argument("--grid", metavar="RxC", help="a generic grid (default: the ToA room)")
-    parser.add_argument("--holes", metavar="r,c;r,c", help="holes of a generic grid (from 1)")
+    parser.add_argument(
+        "--holes",
+        nargs="+",
+        metavar="R,C",
+        help="holes of a generic grid, ROW,COL counted from 1 (e.g. --holes 2,2 3,1)",
+    )
     parser.add_argument("--states", type=int, metavar="K", help="states of a generic grid")
     parser.add_argument("--objective", type=int, metavar="O", help="goal state (default k-1)")
     parser.add_argument(
@@ -60,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.window and not args.image:
         raise UserError("Say what to calibrate on: --window TITLE, or --image PATH.")
+    if not Path(args.out).parent.is_dir():
+        raise UserError(f"The folder {Path(args.out).parent} for --out does not exist.")
+    if Path(args.out).is_dir():
+        raise UserError(f"--out names the folder {args.out}: give a file name such as p.json.")
     corners = parse_corners(args.corners) if args.corners else None
     if args.grid:
         rows, cols = parse_grid_size(args.grid)

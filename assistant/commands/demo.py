@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
-from assistant.errors import UserError
+from assistant.errors import UserError, check_seconds
 
 NAME = "demo"
 HELP = "Open a stand-in puzzle room (click a plate to step on it) with the assistant on it."
@@ -33,16 +32,16 @@ def run(args: argparse.Namespace) -> int:
 
     if args.board is not None:
         args.board = toa_board(args.board).format()  # one clear sentence if malformed
+    check_seconds(args.seconds)
     from assistant.capture import display_problem
 
     if display_problem():
         raise UserError(display_problem())
-    from PyQt6.QtWidgets import QApplication
-
+    from assistant.gui.application import application
     from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
     from assistant.gui.session import OverlaySession, exec_until_signalled
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = application()
     title = args.title or DEMO_TITLE
     if not title.strip():
         raise UserError("The window title must not be empty.")

@@ -2,8 +2,9 @@
 
 Each image is read like a captured frame: with ``--profile`` the profile's corners (or,
 for the ToA ring without corners, auto-locate) and looks; without it, the ToA ring is
-located automatically. A reading that abstains is a normal outcome (exit 0); an image
-that cannot be read at all is a user error (one sentence, exit 2).
+located automatically. Exit status: 0 every picture answered, 1 a picture without an
+answer (the reader abstained, or no solution), 2 a picture that cannot be read at all
+(one sentence, after the others are reported).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ class ImageError(UserError):
 def load_image(path: str | Path) -> np.ndarray:
     """The picture as BGR or BGRA uint8, as a capture would give it."""
     source = Path(path)
+    if source.is_dir():
+        raise ImageError(f"The picture {source} is a folder, not a picture file.")
     if not source.is_file():
         raise ImageError(f"The picture {source} does not exist.")
     if source.suffix.lower() not in _SUFFIXES:
@@ -72,16 +75,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Exit 0 when every picture has an answer, 1 when one has none (the reader abstained
+    or the board has no solution), 2 when one cannot be read; every readable picture is
+    reported either way, and the unreadable ones in one sentence at the end."""
     profile = load_profile(args.profile) if args.profile else None
-    images = [(name, load_image(name)) for name in args.images]  # all readable, or nothing
-    for name, image in images:
+    unreadable: list[ImageError] = []
+    answered = True
+    for name in args.images:
+        try:
+            image = load_image(name)
+        except ImageError as error:
+            unreadable.append(error)
+            continue
         reading = read_frame(image, profile)
         record = reading_record(reading, name)
+        answered = answered and bool((record["solution"] or {}).get("solvable"))
         if args.json:
             print(json.dumps(record), flush=True)
             continue
-        print(_describe(record))
-    return 0
+        print(_describe(record), flush=True)
+    if unreadable:
+        more = len(unreadable) - 1
+        tail = f" ({more} more picture{'s' if more > 1 else ''} could not be read either)"
+        raise ImageError(str(unreadable[0]).rstrip(".") + (tail if more else "") + ".")
+    return 0 if answered else 1
 
 
 def _describe(record: dict) -> str:

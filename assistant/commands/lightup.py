@@ -29,12 +29,32 @@ HELP = "Check or solve a Light Up (Akari) puzzle given as a text file."
 DEFAULT_COUNT_BOUND = 1000
 
 
+#: The file format, shown by ``lightup --help`` and its verbs' help (and in the README).
+FILE_FORMAT = """\
+file format (text, one line per row):
+  an optional first line "R C" (rows, columns), then R lines of C characters:
+    .      an empty cell
+    #      a black cell without a number
+    0-4    a black cell that needs that many lamps beside it (up, down, left, right)
+    L      a lamp (in a solution, or the lamps 'check' should judge)
+  example, a 3x3 puzzle and one of its solutions:
+    3 3          3 3
+    .1.          L1.
+    ...          ..L
+    #..          #L.
+"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = FILE_FORMAT
     verbs = parser.add_subparsers(dest="verb", metavar="VERB", required=True)
     check = verbs.add_parser(
         "check",
         help="say whether the lamps in FILE solve the puzzle",
         description="Print 'valid', or the first broken rule (exit 1).",
+        epilog=FILE_FORMAT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("file", metavar="FILE", help="the puzzle with lamps (L), '-' for stdin")
     check.set_defaults(_verb=_run_check)
@@ -45,6 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             "Print the solved grid and whether it is unique; 'no solution' (exit 1) when "
             "there is none."
         ),
+        epilog=FILE_FORMAT,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     solve.add_argument("file", metavar="FILE", help="the puzzle ('-' for stdin); lamps are ignored")
     solve.add_argument(

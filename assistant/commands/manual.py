@@ -106,13 +106,10 @@ def run(args: argparse.Namespace) -> int:
 
     if display_problem():
         raise UserError(display_problem())
-    from PyQt6.QtWidgets import QApplication
-
+    from assistant.gui.application import application
     from assistant.gui.manual import ManualWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    app.setApplicationName("toa-assistant")
+    app = application()
     prefilled = args.board is not None
     window = ManualWindow(
         board,

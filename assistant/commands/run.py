@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from assistant.errors import UserError
+from assistant.errors import UserError, check_seconds
 
 NAME = "run"
 HELP = "Capture a window and draw the overlay (no control window); Ctrl+C stops."
@@ -38,6 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from assistant.profile import load_profile
     from assistant.settings import load_settings
+    check_seconds(args.seconds)
 
     settings, warning = load_settings()
     if warning:
@@ -53,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
 
     if display_problem():
         raise UserError(display_problem())
-    from PyQt6.QtWidgets import QApplication
-
+    from assistant.gui.application import application
     from assistant.gui.overlay import parse_colour
     from assistant.gui.session import OverlaySession, exec_until_signalled
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         colour = parse_colour(args.colour or settings.mark_color)
     except ValueError as error:
         raise UserError(f"The mark colour {error}.") from None
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = application()
     session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour)
     last = {"status": None}
 

@@ -6,6 +6,7 @@ Exit status: 0 solved, 1 no solution exists, 2 bad input (one sentence on stderr
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from pathlib import Path
@@ -13,8 +14,24 @@ from pathlib import Path
 import numpy as np
 
 from assistant.errors import UserError
-from assistant.puzzle import Board, BoardError, check_states_and_objective, parse_grid, toa_board
+from assistant.limits import (
+    SOLVE_MAX_CELLS,
+    SOLVE_MAX_CELLS_GENERAL,
+    SOLVE_MAX_TEXT_CELLS,
+    LimitError,
+    check_grid_size,
+)
+from assistant.puzzle import (
+    MAX_TEXT_STATES,
+    Board,
+    BoardError,
+    check_states_and_objective,
+    format_grid,
+    parse_grid,
+    toa_board,
+)
 from assistant.solver import Solution, solve
+from assistant.storage import atomic_write_bytes
 
 NAME = "solve"
 HELP = "Solve a Lights Out board exactly (the ToA room with --preset toa)."
@@ -73,6 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     board, separator = _read_board(args)
+    _check_solve_size(board)
+    if args.out:
+        args.out = _out_path(args.out)
     if args.engine == "clingo":
         from assistant.solver.asp import solve_with_clingo
 
@@ -101,21 +121,70 @@ def run(args: argparse.Namespace) -> int:
 
 def _read_board(args: argparse.Namespace) -> tuple[Board, str]:
     """The board and the row separator to print presses with."""
+    npy = bool(args.file and args.file.lower().endswith(".npy"))
+    if npy and args.board:
+        raise UserError("Give the board either as an argument or with --file, not both.")
     if args.preset == "toa":
         if args.states not in (None, 2) or args.objective not in (None, 1):
             raise UserError("--preset toa fixes 2 states and objective 1; leave those options out.")
+        if npy:
+            board = _load_npy(Path(args.file), 2, 1)
+            if board.shape != (3, 3) or board.present[1, 1] or not board.present.sum() == 8:
+                raise BoardError(
+                    f"{args.file} is not the ToA room: --preset toa needs a 3x3 array with "
+                    "-1 in the centre."
+                )
+            return toa_board(board.states), "\n"
         text, separator = _board_text(args)
         return toa_board(text), separator
     k, objective = check_states_and_objective(
         2 if args.states is None else args.states, args.objective
     )
-    if args.file and args.file.lower().endswith(".npy"):
-        if args.board:
-            raise UserError("Give the board either as an argument or with --file, not both.")
+    if npy:
         return _load_npy(Path(args.file), k, objective), "\n"
+    if k > MAX_TEXT_STATES:
+        raise BoardError(
+            f"A text board has at most {MAX_TEXT_STATES} states (0-9 and a-z), not {k}: "
+            "give more states as a .npy file (--file PATH.npy)."
+        )
     text, separator = _board_text(args)
+    _check_text_size(text)
     values, present = parse_grid(text)
+    _check_text_states(values, present, k)
     return Board.from_arrays(values, present, k, objective), separator
+
+
+def _check_text_size(text: str) -> None:
+    cells = len(text) - sum(text.count(ch) for ch in "/\n\r \t")
+    if cells > SOLVE_MAX_TEXT_CELLS:
+        raise LimitError(
+            f"The text board has about {cells:,} cells, more than the {SOLVE_MAX_TEXT_CELLS:,} "
+            "a text board may have: give bigger boards as a .npy file (--file PATH.npy)."
+        )
+
+
+def _check_text_states(values: np.ndarray, present: np.ndarray, k: int) -> None:
+    """Name the character, not its number, when a cell is beyond the k states."""
+    beyond = np.argwhere(present & (values >= k))
+    if beyond.size:
+        r, c = (int(i) for i in beyond[0])
+        allowed = "0 and 1" if k == 2 else f"0 to {format_grid(np.array([[k - 1]]))}"
+        raise BoardError(
+            f"Cell at row {r + 1}, column {c + 1} is {format_grid(values[r:r + 1, c:c + 1])!r}, "
+            f"but with {k} states a cell holds {allowed}."
+        )
+
+
+def _check_solve_size(board: Board) -> None:
+    """The stated limits (ADR 50), checked before the engine starts."""
+    rows, cols = board.shape
+    if board.k == 2 and not board.has_holes:
+        check_grid_size(rows, cols, SOLVE_MAX_CELLS, "the engine")
+    else:
+        check_grid_size(
+            rows, cols, SOLVE_MAX_CELLS_GENERAL, "the engine takes with holes or more than 2 "
+            "states, and"
+        )
 
 
 def _board_text(args: argparse.Namespace) -> tuple[str, str]:
@@ -135,16 +204,25 @@ def _board_text(args: argparse.Namespace) -> tuple[str, str]:
 
 
 def _load_npy(path: Path, k: int, objective: int) -> Board:
+    if path.is_dir():
+        raise UserError(f"{path} is a folder, not a .npy file.")
     try:
-        array = np.load(path, allow_pickle=False)
-    except (ValueError, EOFError) as error:
-        raise UserError(f"{path} is not a readable .npy array ({error}).") from None
+        # Memory-mapped first: the shape is checked before the data is read.
+        array = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (ValueError, EOFError):
+        raise UserError(
+            f"{path} is not a .npy array file (the format numpy.save writes)."
+        ) from None
+    if not isinstance(array, np.ndarray):
+        raise UserError(f"{path} is not a .npy array file (the format numpy.save writes).")
     if array.ndim != 2 or array.size == 0:
         raise BoardError(
             f"{path} must hold a non-empty 2-D integer array, not shape {array.shape}."
         )
     if not np.issubdtype(array.dtype, np.integer):
         raise BoardError(f"{path} must hold integers (-1 for a hole), not {array.dtype}.")
+    check_grid_size(*array.shape, SOLVE_MAX_CELLS, "the engine")
+    array = np.asarray(array)
     present = array >= 0
     below = np.argwhere(array < -1)
     if below.size:
@@ -158,11 +236,24 @@ def _load_npy(path: Path, k: int, objective: int) -> Board:
     return Board.from_arrays(array, present, k, objective)
 
 
+def _out_path(text: str) -> str:
+    """numpy adds .npy to any other name; say so by refusing it, and refuse a missing
+    folder before solving."""
+    path = Path(text)
+    if path.suffix.lower() != ".npy":
+        raise UserError(f"--out writes a .npy array: name the file PATH.npy, not {text}.")
+    if not path.parent.is_dir():
+        raise UserError(f"The folder {path.parent} for --out does not exist.")
+    return text
+
+
 def _write_npy(path: str, solution: Solution) -> None:
     presses = np.asarray(solution.presses)
     out = np.where(solution.board.present, presses, -1) if solution.board.has_holes else presses
     kind = np.int16 if solution.board.k < 2**15 else np.int64
-    np.save(path, out.astype(kind, copy=False), allow_pickle=False)
+    buffer = io.BytesIO()
+    np.save(buffer, out.astype(kind, copy=False), allow_pickle=False)
+    atomic_write_bytes(path, buffer.getvalue())
 
 
 def _hint(solution: Solution) -> dict | None:

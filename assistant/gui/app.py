@@ -8,12 +8,9 @@ It owns the capture worker and the overlay; everything it shows comes from
 from __future__ import annotations
 
 import re
-import sys
-from importlib import resources
 from pathlib import Path
 
-from PyQt6.QtCore import Qt
-from PyQt6.QtGui import QIcon
+from PyQt6.QtCore import QEvent, QObject, Qt, QTimer
 from PyQt6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -27,6 +24,7 @@ from PyQt6.QtWidgets import (
 )
 
 from assistant.capture import Grabber, WindowBackend, default_backend, find_window
+from assistant.gui.application import application, place_beside
 from assistant.gui.demo import DEMO_TITLE, DemoRoom
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
 from assistant.gui.session import OverlaySession
@@ -72,6 +70,7 @@ class ControlWindow(QMainWindow):
         self.last_state: LiveState | None = None
         self.demo: DemoRoom | None = None
         self.manual = None
+        self._before_demo: str | None = None  # the target text before the demo took it
 
         self.target = QComboBox()
         self.target.setEditable(True)
@@ -126,6 +125,28 @@ class ControlWindow(QMainWindow):
         body = QWidget()
         body.setLayout(layout)
         self.setCentralWidget(body)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grow the window (never shrink it) so every wrapped line of the status and the
+        notice is shown: a QMainWindow does not follow its labels' height-for-width."""
+        body = self.centralWidget()
+        if body is None:
+            return
+        body.layout().activate()
+        width = body.width() if self.isVisible() else max(body.sizeHint().width(), 520)
+        needed = body.layout().totalHeightForWidth(width)
+        if needed > body.height() or not self.isVisible():
+            extra = self.height() - body.height() if self.isVisible() else 0
+            self.resize(max(self.width(), width), max(self.height(), needed + extra))
+
+    def set_status(self, text: str) -> None:
+        self.status.setText(text)
+        self._fit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit)  # narrower: the wrapped text needs more lines
 
     # -- windows ---------------------------------------------------------------------------
     def refresh_windows(self) -> None:
@@ -169,7 +190,7 @@ class ControlWindow(QMainWindow):
         self.session.state_changed.connect(self.show_state)
         self.session.start()
         self.start_button.setText("Stop overlay")
-        self.status.setText("Looking for the game window…")
+        self.set_status("Looking for the game window…")
 
     def stop_overlay(self) -> None:
         if self.session is not None:
@@ -181,20 +202,49 @@ class ControlWindow(QMainWindow):
 
     def show_state(self, state: LiveState) -> None:
         self.last_state = state
-        self.status.setText(state.status)
+        status = state.status
+        if self.session is not None:
+            # the player typed a title; the status names it, not the pattern made of it
+            pattern = self.session.worker.title_pattern
+            status = status.replace(f"“{pattern}”", f"“{self._typed_title(pattern)}”")
+        self.set_status(status)
+        if state.kind == "unsupported" and self.session is not None:
+            self.stop_overlay()  # nothing can run here: offer Start again, keep the reason
+            self.set_status(state.status)
         no_game = state.kind in ("no-window", "unsupported")
         self.demo_button.setText(
             "No game window found: try the demo room" if no_game else "Try the demo room"
         )
 
+    def _typed_title(self, pattern: str) -> str:
+        text = self.target.currentText().strip() or self.settings.window_title
+        return text if pattern == f"^{re.escape(text)}$" else pattern
+
     # -- other windows -----------------------------------------------------------------------
     def open_demo(self) -> None:
         if self.demo is None:
             self.demo = DemoRoom()
+            self.demo.installEventFilter(self)
+            place_beside(self.demo, self)
+        if self.target.currentText() != DEMO_TITLE:
+            self._before_demo = self.target.currentText()
         self.demo.show()
         self.demo.raise_()
         self.target.setCurrentText(DEMO_TITLE)
         self.start_overlay()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.demo and event.type() == QEvent.Type.Close:
+            QTimer.singleShot(0, self._demo_closed)
+        return super().eventFilter(watched, event)
+
+    def _demo_closed(self) -> None:
+        """The demo room closed: stop reading it and give the target box back."""
+        if self.target.currentText() != DEMO_TITLE:
+            return
+        self.stop_overlay()
+        self.target.setCurrentText(self._before_demo or self.settings.window_title)
+        self.set_status("The demo room is closed. Press Start to read the game window.")
 
     def open_manual(self) -> None:
         from assistant.gui.manual import ManualWindow
@@ -213,6 +263,7 @@ class ControlWindow(QMainWindow):
         self.manual = ManualWindow(board, self.settings, self, settings_file=self.settings_file)
         self.manual.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.manual.destroyed.connect(self._manual_closed)
+        place_beside(self.manual, self)
         self.manual.show()
 
     def _manual_closed(self) -> None:
@@ -249,7 +300,15 @@ class ControlWindow(QMainWindow):
     def open_calibration(self) -> None:
         from assistant.gui.calibrate import CalibrationWindow
 
-        frame, problem = self.capture_target()
+        # The frozen frame must not hold the overlay's own rings: hide it for the grab.
+        shown = self.overlay.isVisible()
+        self.overlay.hide()
+        QApplication.processEvents()
+        try:
+            frame, problem = self.capture_target()
+        finally:
+            if shown and self.session is not None:
+                self.overlay.show()
         if frame is None:
             QMessageBox.information(self, APP_TITLE, problem)
             return
@@ -257,6 +316,7 @@ class ControlWindow(QMainWindow):
             frame[..., :3].copy(), self.target.currentText(), config_dir() / "profiles", self
         )
         dialog.saved.connect(self.use_profile)
+        place_beside(dialog, self)
         dialog.exec()
 
     def load_profile_dialog(self) -> None:
@@ -291,8 +351,7 @@ class ControlWindow(QMainWindow):
 
 def main(argv: list[str] | None = None) -> int:
     """Start the control window and begin reading at once."""
-    app = QApplication.instance() or QApplication(sys.argv[:1] + list(argv or []))
-    app.setWindowIcon(QIcon(str(resources.files("assistant.gui").joinpath("icon.png"))))
+    app = application(argv)
     window = ControlWindow()
     window.show()
     window.start_overlay()

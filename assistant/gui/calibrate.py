@@ -176,7 +176,7 @@ class CalibrationWindow(QDialog):
         self.rows = _spin(2, 100, 5)
         self.cols = _spin(2, 100, 5)
         self.holes = QLineEdit()
-        self.holes.setPlaceholderText("row,col; row,col (from 1)")
+        self.holes.setPlaceholderText("row,col row,col (from 1), e.g. 2,2 3,1")
         self.objective = _spin(0, 1, 1)
         for widget in (self.rows, self.cols, self.objective):
             widget.valueChanged.connect(self._grid_changed)

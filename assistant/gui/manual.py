@@ -215,9 +215,16 @@ class ManualWindow(QMainWindow):
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status_label.setAccessibleName("Answer")
+        self.status_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.status_label.setFixedHeight(3 * self.status_label.fontMetrics().lineSpacing() + 4)
         outer.addWidget(self.status_label)
         self.message_label = QLabel()
         self.message_label.setWordWrap(True)
+        self.message_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # Room for three lines, kept whether a message shows or not: a long message must
+        # not push the board about (it used to jump); longer ones show in full as a tooltip.
+        lines = self.message_label.fontMetrics().lineSpacing()
+        self.message_label.setFixedHeight(3 * lines + 4)
         outer.addWidget(self.message_label)
         self.keys_label = QLabel(KEYS_HELP)
         self.keys_label.setWordWrap(True)
@@ -365,6 +372,7 @@ class ManualWindow(QMainWindow):
             f"Board {b.rows}×{b.cols}, {b.k} states, goal {b.objective} — {mode}"
         )
         self.status_label.setText(self._status_text())
+        self.status_label.setToolTip(self.status_label.text())
         self.undo_action.setEnabled(m.can_undo())
         self.redo_action.setEnabled(m.can_redo())
 
@@ -389,6 +397,7 @@ class ManualWindow(QMainWindow):
         warning) in red, or information (a hint) in the normal colour."""
         self.message_label.setStyleSheet("color: #b71c1c;" if problem else "")
         self.message_label.setText(text)
+        self.message_label.setToolTip(text)
 
     def _changed(self) -> None:
         """After every change of the board: repaint, tell listeners, solve again."""

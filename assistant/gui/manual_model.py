@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assistant.errors import UserError
+from assistant.limits import CLINGO_MAX_CELLS
 from assistant.puzzle import Board, BoardError, toa_board
 from assistant.settings import MAX_GRID_SIDE, MAX_GRID_STATES, GridSettings
 from assistant.solver import Solution, random_solvable_board, solve
@@ -167,6 +168,12 @@ def solve_with_engine(board: Board, engine: str = "internal") -> tuple[Solution,
             from assistant.solver.asp import solve_with_clingo  # optional extra
         except ImportError:
             note = "The clingo engine is not available here, so the internal engine answered."
+            return solve(board, seconds=SEARCH_SECONDS), note
+        if board.states.size > CLINGO_MAX_CELLS:
+            note = (
+                f"clingo takes boards of at most {CLINGO_MAX_CELLS:,} cells, so the internal "
+                "engine answered."
+            )
             return solve(board, seconds=SEARCH_SECONDS), note
         return solve_with_clingo(board, seconds=CLINGO_SECONDS), None
     return solve(board, seconds=SEARCH_SECONDS), None

@@ -20,10 +20,12 @@ gives one optimal press grid), and so does the reason when the board is unsolvab
 from __future__ import annotations
 
 import sys
+import time
 
 import numpy as np
 
 from assistant.errors import UserError
+from assistant.limits import CLINGO_MAX_CELLS
 from assistant.puzzle import Board
 from assistant.solver.engine import Solution, solve
 
@@ -106,6 +108,14 @@ def solve_with_clingo(board: Board, *, seconds: float | None = None) -> Solution
         import clingo
     except ImportError as error:
         raise AspError(f"The clingo engine is not available: {_INSTALL}.") from error
+    if board.states.size > CLINGO_MAX_CELLS:
+        side = int(CLINGO_MAX_CELLS**0.5)
+        raise AspError(
+            f"clingo takes boards of at most {CLINGO_MAX_CELLS:,} cells (about {side}x{side}), "
+            f"not {board.rows}x{board.cols}: its grounding alone would outlast any time limit; "
+            "use the internal engine."
+        )
+    start = time.monotonic()
     reference = solve(board, minimize=False)
     control = clingo.Control(["--opt-mode=opt", "--warn=none"])
     control.add("base", [], encode_board(board))
@@ -116,7 +126,9 @@ def solve_with_clingo(board: Board, *, seconds: float | None = None) -> Solution
         best.append(model.symbols(shown=True))
 
     with control.solve(on_model=on_model, async_=True) as handle:
-        if not handle.wait(seconds):
+        # The limit covers the whole call: what encoding and grounding used is deducted.
+        left = None if seconds is None else max(0.0, seconds - (time.monotonic() - start))
+        if not handle.wait(left):
             handle.cancel()
         result = handle.get()
     if result.unsatisfiable and reference.solvable:

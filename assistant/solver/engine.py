@@ -323,15 +323,16 @@ def _unsolvable_reason(board: Board, certificate: np.ndarray | None) -> str:
         cells = [(int(r), int(c)) for r, c in np.argwhere(certificate % k != 0)]
         shown = ", ".join(f"({r + 1},{c + 1})" for r, c in cells[:6])
         more = f" and {len(cells) - 6} more" if len(cells) > 6 else ""
+        plain = "No presses can solve this board from this position."
         if k == 2:
             return (
-                f"No presses reach the objective: every press changes an even number of the "
-                f"cells {shown}{more}, but an odd number of them still have to change."
+                f"{plain} Why: every press changes an even number of the cells "
+                f"{shown}{more}, but an odd number of them still have to change."
             )
         need = int((certificate.astype(object) * target.astype(object)).sum() % k)
         return (
-            f"No presses reach the objective: weighting the cells {shown}{more} by the quiet "
-            f"pattern, every press changes the weighted sum by a multiple of {k}, but the "
-            f"board needs it to change by {need} (mod {k})."
+            f"{plain} Why (for the curious): weight the cells {shown}{more} by a quiet "
+            f"pattern (presses that change nothing); every press changes the weighted sum by "
+            f"a multiple of {k}, but the board needs it to change by {need} (mod {k})."
         )
-    return "No presses reach the objective from this board."
+    return "No presses can solve this board from this position."

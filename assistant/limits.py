@@ -1,0 +1,70 @@
+"""Resource limits, stated once and checked before work starts (ADR 50), and big counts
+written so a person can read them.
+
+Every limit here is a size the program refuses *before* allocating or computing, with one
+sentence that names the limit: a command either answers within its stated bounds or says
+at once that it will not.
+"""
+
+from __future__ import annotations
+
+import math
+
+from assistant.errors import UserError
+
+__all__ = [
+    "CLINGO_MAX_CELLS",
+    "SOLVE_MAX_CELLS",
+    "SOLVE_MAX_CELLS_GENERAL",
+    "SOLVE_MAX_TEXT_CELLS",
+    "LimitError",
+    "check_grid_size",
+    "count_text",
+    "power_text",
+]
+
+#: Full two-state boards (the fastest path): 10,000 x 10,000 solves in ~0.2 s, ~0.6 GB.
+SOLVE_MAX_CELLS = 100_000_000
+#: Boards with holes or more than two states: 2,000 x 2,000 takes a few seconds.
+SOLVE_MAX_CELLS_GENERAL = 4_000_000
+#: Boards given as text are parsed cell by cell: 1,000 x 1,000 parses in about a second.
+SOLVE_MAX_TEXT_CELLS = 1_000_000
+#: The optional clingo engine grounds every cell before its time limit can apply.
+CLINGO_MAX_CELLS = 2_500
+
+
+class LimitError(UserError):
+    """An input beyond a stated resource limit; the sentence names the limit."""
+
+
+def check_grid_size(rows: int, cols: int, limit: int, what: str, hint: str = "") -> None:
+    """Refuse a ``rows`` x ``cols`` grid with more than ``limit`` cells (before any array
+    of that size exists)."""
+    cells = rows * cols
+    if cells > limit:
+        side = math.isqrt(limit)
+        tail = f" {hint}" if hint else ""
+        raise LimitError(
+            f"A {rows:,}x{cols:,} grid has {cells:,} cells, more than the {limit:,} "
+            f"(about {side:,}x{side:,}) {what} takes.{tail}"
+        )
+
+
+def power_text(base: int, exponent: int) -> str:
+    """``base^exponent`` in full when short, else as a power (never thousands of digits)."""
+    if exponent * math.log10(max(base, 2)) < 18:
+        return f"{base}^{exponent} = {base**exponent:,}"
+    return f"{base}^{exponent}"
+
+
+def count_text(count: int) -> str:
+    """A non-negative count with thousands separators when short; a power of two as
+    ``2^n``; otherwise scientific form ``1.23e+4567``."""
+    if count < 10**15:
+        return f"{count:,}"
+    if count & (count - 1) == 0:
+        return f"2^{count.bit_length() - 1}"
+    shift = max(0, count.bit_length() - 60)
+    log10 = math.log10(count >> shift) + shift * math.log10(2)
+    exponent = math.floor(log10)
+    return f"{10 ** (log10 - exponent):.3f}e+{exponent}"

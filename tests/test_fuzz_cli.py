@@ -1,0 +1,235 @@
+"""Fuzzing (hypothesis) every text parser and every subcommand's arguments (issue 12).
+
+The promise: any input ends in exit 0, 1 or 2 with at most one line on standard error,
+within a time bound, and never with a traceback (an exception escaping ``main`` fails the
+test). Settings and profiles: a randomly corrupted file is reported, never lost.
+
+Bounded for CI: derandomised, a fixed number of examples, the whole module in well under
+a minute. Commands that open windows are stopped just before Qt (their argument checks
+all run first); the benchmarks have their measuring replaced by a no-op once their
+arguments are accepted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from assistant.errors import UserError
+from assistant.scene import SceneParams, render_scene
+
+FUZZ = settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+#: Seconds one command may take on this machine, even for the worst input drawn here.
+TIME_BOUND = 8.0
+
+board_text = st.one_of(
+    st.text(alphabet="0101#/", max_size=40),
+    st.text(alphabet="01234567889abxz#/ \n\t-é\x00", max_size=40),
+)
+numberish = st.sampled_from(
+    ["0", "1", "2", "3", "5", "36", "37", "-1", "-3", "100", "100000", "1e9", "nan", "inf",
+     "x", "", "2,2", "2,2;1,1", "3x3", "0.5", "99999999999999999999"]
+)  # fmt: skip
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with a good picture, a good profile, a .npy board and junk; no display."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr(
+        "assistant.capture.display_problem", lambda: "No display here (fuzz run)."
+    )
+    for name in ("bench", "bench_vision", "bench_lightup"):
+        module = __import__(f"assistant.commands.{name}", fromlist=["run"])
+        monkeypatch.setattr(module, "run", lambda args: 0)
+    scene = render_scene(SceneParams(seed=3, board="010/1#1/010"))
+    cv2.imwrite(str(tmp_path / "good.png"), scene.frame)
+    (tmp_path / "fake.png").write_text("not a picture", "utf-8")
+    (tmp_path / "board.txt").write_text("111\n0#0\n110\n", "utf-8")
+    np.save(tmp_path / "board.npy", np.array([[1, 0], [0, -1]]))
+    (tmp_path / "junk.npy").write_bytes(b"\x93NUMPY junk")
+    (tmp_path / "lu.txt").write_text("3 3\n.1.\n...\n#..\n", "utf-8")
+    from assistant.profile import save_profile, toa_default_profile
+
+    save_profile(toa_default_profile(), tmp_path / "good.json")
+    (tmp_path / "bad.json").write_text('{"version": 1', "utf-8")
+    return tmp_path
+
+
+FILES = st.sampled_from(
+    ["good.png", "fake.png", "board.txt", "board.npy", "junk.npy", "lu.txt", "good.json",
+     "bad.json", "missing.txt", ".", "-", "out.npy", "out.txt", "missing/p.json", "p.json"]
+)  # fmt: skip
+OPTIONS = {
+    "solve": ["--states", "--objective", "--preset", "--file", "--out", "--engine",
+              "--time-limit", "--json", "--hint", "--no-minimize"],
+    "analyze": ["--rows", "--cols", "--holes", "--states", "--objective", "--json"],
+    "detect": ["--profile", "--json"],
+    "calibrate": ["--image", "--window", "--auto", "--corners", "--grid", "--holes",
+                  "--states", "--objective", "--on-color", "--off-color", "--name", "--out"],
+    "lightup": ["check", "solve", "--count", "--json"],
+    "manual": ["--preset", "--rows", "--cols", "--states", "--objective", "--board"],
+    "demo": ["--board", "--seed", "--title", "--room-only", "--seconds"],
+    "run": ["--window", "--profile", "--fps", "--seconds", "--colour"],
+    "bench-live": ["--seconds", "--fps", "--json", "--soak", "--seed"],
+    "bench": ["--json", "--repeat", "--quick"],
+    "bench-vision": ["--frames", "--seed", "--json", "--no-speed"],
+    "bench-lightup": ["--puzzles", "--repeat", "--seed", "--json"],
+}  # fmt: skip
+VALUES = st.one_of(numberish, FILES, board_text, st.sampled_from(["toa", "clingo", "#F5D442",
+                   "0,0,9,0,9,9,0,9", "111/0#0/110", "12x/000", "internal"]))  # fmt: skip
+
+
+#: A valid command line per subcommand; the fuzzer mutates them, so most draws get past
+#: argparse into each command's own checks.
+TEMPLATES = [
+    ["solve", "111/0#0/110", "--preset", "toa"],
+    ["solve", "--states", "3", "--objective", "0", "12/21"],
+    ["solve", "--file", "board.npy", "--out", "out.npy", "--json"],
+    ["solve", "--file", "board.txt", "--hint", "--no-minimize"],
+    ["analyze", "--rows", "3", "--cols", "3", "--holes", "2,2", "--json"],
+    ["detect", "--json", "good.png"],
+    ["detect", "--profile", "good.json", "good.png", "good.png"],
+    ["calibrate", "--image", "good.png", "--auto", "--out", "p.json"],
+    ["calibrate", "--image", "good.png", "--corners", "100,100,300,100,300,300,100,300",
+     "--grid", "3x3", "--holes", "2,2", "--out", "p.json"],
+    ["lightup", "solve", "lu.txt", "--json", "--count", "5"],
+    ["lightup", "check", "lu.txt"],
+    ["manual", "--rows", "5", "--cols", "5", "--states", "3"],
+    ["manual", "--preset", "toa", "--board", "111/0#0/110"],
+    ["demo", "--board", "111/0#0/110", "--seconds", "1"],
+    ["run", "--window", "RuneLite", "--fps", "10", "--seconds", "1", "--colour", "#FF00FFC8"],
+    ["bench-live", "--seconds", "1", "--fps", "10"],
+    ["bench-live", "--soak", "100"],
+    ["bench", "--json", "--repeat", "1"],
+    ["bench-vision", "--frames", "10", "--no-speed"],
+    ["bench-lightup", "--puzzles", "1", "--repeat", "1"],
+]  # fmt: skip
+
+
+@st.composite
+def command_lines(draw) -> list[str]:
+    template = draw(st.sampled_from(TEMPLATES))
+    command, args = template[0], list(template[1:])
+    for _ in range(draw(st.integers(0, 3))):
+        action = draw(st.sampled_from(["replace", "replace", "insert", "delete"]))
+        if action == "replace" and args:
+            args[draw(st.integers(0, len(args) - 1))] = draw(VALUES)
+        elif action == "insert":
+            token = draw(st.one_of(st.sampled_from(OPTIONS[command]), VALUES))
+            args.insert(draw(st.integers(0, len(args))), token)
+        elif action == "delete" and args:
+            del args[draw(st.integers(0, len(args) - 1))]
+    return [command, *args]
+
+
+def _check(cli, argv: list[str]) -> None:
+    start = time.monotonic()
+    code, _out, err = cli(*argv)
+    took = time.monotonic() - start
+    assert code in (0, 1, 2), (argv, code, err)
+    assert err.count("\n") <= 1, (argv, err)
+    assert "Traceback" not in err, (argv, err)
+    assert took < TIME_BOUND, (argv, took)
+    event(f"{argv[0]} exit {code}")
+
+
+@FUZZ
+@given(argv=command_lines())
+def test_every_subcommand_ends_in_one_sentence(sandbox, cli, argv) -> None:
+    _check(cli, argv)
+
+
+@FUZZ
+@given(board=board_text, states=numberish, extra=st.sampled_from([[], ["--json"], ["--hint"]]))
+def test_solve_any_board_text(sandbox, cli, board, states, extra) -> None:
+    _check(cli, ["solve", "--states", states, *extra, "--", board])
+
+
+@FUZZ
+@given(rows=numberish, cols=numberish, holes=st.lists(VALUES, max_size=3))
+def test_analyze_any_shape(sandbox, cli, rows, cols, holes) -> None:
+    argv = ["analyze", "--rows", rows, "--cols", cols]
+    if holes:
+        argv += ["--holes", *holes]
+    _check(cli, argv)
+
+
+@FUZZ
+@given(text=st.text(max_size=60), rows=st.integers(-2, 50), cols=st.integers(-2, 50))
+def test_text_parsers_raise_only_user_errors(text, rows, cols) -> None:
+    from assistant.calibrate import parse_colour_hex, parse_corners, parse_grid_size
+    from assistant.lightup import parse_lightup
+    from assistant.profile import parse_profile
+    from assistant.puzzle import Board, parse_grid, parse_holes, toa_board
+    from assistant.settings import settings_from_toml
+
+    parsers = [
+        parse_grid,
+        lambda t: Board.parse(t, 3),
+        toa_board,
+        lambda t: parse_holes(t, rows, cols),
+        parse_corners,
+        parse_grid_size,
+        lambda t: parse_colour_hex(t, "--on-color"),
+        parse_lightup,
+        parse_profile,
+        settings_from_toml,
+    ]
+    for parse in parsers:
+        try:
+            parse(text)
+        except UserError as error:
+            message = str(error)
+            assert message and "\n" not in message.strip() and len(message) < 400
+
+
+@FUZZ
+@given(data=st.data())
+def test_corrupt_settings_and_profiles_are_never_lost(tmp_path_factory, data) -> None:
+    from assistant.profile import load_profile, save_profile, toa_default_profile
+    from assistant.settings import Settings, load_settings, save_settings
+
+    folder = tmp_path_factory.mktemp("files")
+    for kind in ("settings", "profile"):
+        path = folder / ("settings.toml" if kind == "settings" else "p.json")
+        if kind == "settings":
+            save_settings(Settings(), path)
+        else:
+            save_profile(toa_default_profile(), path)
+        good = bytearray(path.read_bytes())
+        for _ in range(data.draw(st.integers(1, 4))):
+            at = data.draw(st.integers(0, len(good) - 1))
+            good[at] = data.draw(st.integers(0, 255))
+        if data.draw(st.booleans()):
+            good = good[: data.draw(st.integers(0, len(good)))]
+        path.write_bytes(bytes(good))
+        if kind == "settings":
+            _, warning = load_settings(path)
+            kept = [p for p in folder.iterdir() if p.name.startswith("settings.toml.corrupt")]
+            if warning:  # set aside, byte for byte, and named in the sentence
+                assert len(kept) == 1 and kept[0].read_bytes() == bytes(good)
+                assert "\n" not in warning.strip()
+                kept[0].unlink()
+            else:
+                assert path.read_bytes() == bytes(good)
+        else:
+            with contextlib.suppress(UserError):
+                load_profile(path)
+            assert path.read_bytes() == bytes(good)  # a bad profile is reported, not touched
