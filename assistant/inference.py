@@ -20,10 +20,12 @@ the compass snaps the camera by exact quarter turns in one frame. So one transit
 explained either by a turn under 45° (the quarter turns that bring the previous grid's
 axes nearest the new ones, :func:`quarter_turns_between`) with up to
 :data:`MAX_STEPS_BETWEEN` steps, or by a snap of any quarter turn with no step in the same
-frame. Exhaustively over the ToA board, one step with the stepped plate hidden (and any
-second plate hidden too) leaves 4% of transitions with two candidates, a snap 4%; within
-that model the true board is always among them, so the overlay is never wrong, only
-sometimes shows less. Readings missed in between (the reader abstained) allow one more
+frame. Within that model the true board is always among the candidates, so the overlay is never
+wrong, only sometimes shows less; a constraint that could exclude the truth (such as "a
+snap moves nobody, so the same plates stay hidden", false at oblique views, where a
+standing body hides the plate behind it) is never used. Exhaustively over the ToA board,
+one step onto a plate seen the frame before (the player walks over plain floor between
+plates) is always decided. Readings missed in between (the reader abstained) allow one more
 step each, so a history that frames never saw is not trusted.
 """
 
@@ -174,8 +176,7 @@ class BoardHistory:
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
-        missed frames. A snap moves nobody: every cell hidden now must be the turned
-        image of one hidden before (a newly covered cell means someone stepped on it)."""
+        missed frames."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return ()  # too many unseen steps: anything is possible, the frame decides
@@ -183,10 +184,9 @@ class BoardHistory:
         square = completions[0].rows == completions[0].cols
         turns = [(smooth_turn, deltas)]
         if square:
-            turns += [
-                (t, snap_deltas) for t in range(4)
-                if t != smooth_turn and self._still_covered(hidden, t, completions[0].shape)
-            ]
+            # (who hides which plate is no constraint here: a standing body hides the plate
+            # behind it, and which plate that is changes with the view)
+            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn]
         kept = []
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
@@ -200,16 +200,6 @@ class BoardHistory:
                     kept.append(candidate)
                     break
         return tuple(kept)
-
-    def _still_covered(
-        self, hidden: tuple[tuple[int, int], ...], turns: int, shape: tuple[int, int]
-    ) -> bool:
-        before = np.zeros(shape, bool)
-        for cell in self._hidden:
-            if cell[0] < shape[0] and cell[1] < shape[1]:
-                before[cell] = True
-        before = np.rot90(before, turns)
-        return before.shape == shape and all(before[cell] for cell in hidden)
 
     def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
         """Every change (over the present cells, mod k) of 0 to ``steps`` steps; None when

@@ -63,9 +63,10 @@ def test_a_reading_without_history_is_certain_only_when_nothing_is_hidden():
 
 def test_every_toa_step_onto_a_hidden_plate_is_inferred_exactly():
     """All 256 boards x 8 plates stepped on, the stepper hiding that plate, alone or with a
-    second plate hidden by a team-mate: the belief always holds the truth, and with one
-    hidden plate it is always certain."""
-    uncertain_two = 0
+    second plate hidden by a team-mate: the belief always holds the truth, a certain board
+    is the true one, and with one hidden plate nearly all are decided (the rest could also
+    be a quarter-turn snap of the camera with no step, which only the next view tells)."""
+    uncertain_one = uncertain_two = 0
     for board in all_toa_boards():
         for plate in TOA_PLATES:
             after = board.press(*plate)
@@ -75,15 +76,19 @@ def test_every_toa_step_onto_a_hidden_plate_is_inferred_exactly():
                 hidden = (plate,) if extra is None else (plate, extra)
                 inference = history.update(reading_of(after, hidden))
                 assert after in inference.candidates
-                if extra is None:
-                    assert inference.board == after
-                    assert inference.inferred == (plate,)
-                elif not inference.certain:
+                assert inference.board in (None, after)
+                if inference.certain:
+                    assert set(inference.inferred) == set(hidden)
+                elif extra is None:
+                    uncertain_one += 1
+                else:
                     uncertain_two += 1
-    assert uncertain_two < 0.1 * 256 * 8 * 7  # measured: most two-hidden steps are decided
+    print(f"undecided: {uncertain_one} of {256 * 8} steps, {uncertain_two} of {256 * 8 * 7}")
+    assert uncertain_one <= 0.05 * 256 * 8
+    assert uncertain_two <= 0.10 * 256 * 8 * 7
 
 
-def test_a_walk_through_with_the_player_always_on_a_plate_stays_certain():
+def test_a_walk_through_with_the_player_on_each_plate_in_turn_is_never_wrong():
     rng = np.random.default_rng(5)
     for board in all_toa_boards()[::7]:
         history = BoardHistory()
@@ -94,7 +99,10 @@ def test_a_walk_through_with_the_player_always_on_a_plate_stays_certain():
             current = current.press(*plate)
             for _ in range(3):  # frames standing there
                 inference = history.update(reading_of(current, [plate]))
-                assert inference.board == current
+                assert current in inference.candidates
+                assert inference.board in (None, current)
+            # walking to the next plate over plain floor: the board is in full view
+            assert history.update(reading_of(current)).board == current
 
 
 @pytest.mark.parametrize("turns", [1, 2, 3])
@@ -107,7 +115,8 @@ def test_a_compass_snap_never_makes_a_wrong_board_certain(turns):
             history = BoardHistory()
             history.update(reading_of(before))
             board = before.press(*plate)  # the player steps on plate and stands there
-            assert history.update(reading_of(board, [plate])).board == board
+            if history.update(reading_of(board, [plate])).board != board:
+                continue  # the step itself was undecided (tested above)
             turned = turn_board(board, turns)
             cell = tuple(int(v) for v in np.argwhere(np.rot90(
                 np.pad(np.ones((1, 1)), ((plate[0], 2 - plate[0]), (plate[1], 2 - plate[1]))),
@@ -117,7 +126,23 @@ def test_a_compass_snap_never_makes_a_wrong_board_certain(turns):
             if inference.certain:
                 certain += 1
                 assert inference.board == turned
-    assert certain > 0.8 * 256 * 8
+    assert certain > 0.5 * 256 * 8  # the rest stays uncertain until the plate is seen
+
+
+def test_hopping_between_hidden_plates_is_never_wrong():
+    """Steps seen only as one hidden plate after another (the transit frames missed): the
+    belief holds the truth every time; whatever it decides is right."""
+    rng = np.random.default_rng(9)
+    for board in all_toa_boards()[::5]:
+        history = BoardHistory()
+        history.update(reading_of(board))
+        current = board
+        for _ in range(6):
+            plate = TOA_PLATES[int(rng.integers(8))]
+            current = current.press(*plate)
+            inference = history.update(reading_of(current, [plate]))
+            assert current in inference.candidates
+            assert inference.board in (None, current)
 
 
 def test_labels_follow_a_smooth_turn_across_the_45_degree_boundary():

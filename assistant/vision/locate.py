@@ -49,6 +49,11 @@ _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floo
 _LUMA = np.array([0.114, 0.587, 0.299])
 _EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median brightness
 _HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
+# The game's camera tilts to 68° from straight down: the floor's far axis shrinks to
+# cos 68° = 0.37 of the near one, and perspective makes near diamonds up to ~3x the area
+# of far ones. Lattice directions and blob sizes are compared within these bounds.
+_MIN_AXIS_RATIO = 0.33
+_SIZE_SPREAD = 3.3
 # The game's camera never rolls: a circle on the floor images as an ellipse whose axes are
 # the screen's (stretched modes scale x and y, which keeps that). Measured as the
 # correlation term of J Jᵀ at the ring's centre (J the homography's Jacobian): at most
@@ -197,8 +202,8 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
     plausible = (
         (dist >= 0.45 * spacing_guess[:, None])
         & (dist <= 1.9 * spacing_guess[:, None])
-        & (ratio > 0.4)
-        & (ratio < 2.5)
+        & (ratio > 1 / _SIZE_SPREAD)
+        & (ratio < _SIZE_SPREAD)
     )
     np.fill_diagonal(plausible, False)
     results: list[tuple[float, np.ndarray, frozenset[int]]] = []
@@ -219,7 +224,10 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
         l2 = np.hypot(*e2.T)
         cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
         with np.errstate(divide="ignore", invalid="ignore"):
-            good = (cross > 0) & (cross / (l1 * l2) >= 0.55) & (l1 / l2 > 0.55) & (l1 / l2 < 1.8)
+            good = (
+                (cross > 0) & (cross / (l1 * l2) >= 0.55)
+                & (l1 / l2 > _MIN_AXIS_RATIO) & (l1 / l2 < 1 / _MIN_AXIS_RATIO)
+            )
         if not good.any():
             continue
         e1, e2, l1, l2 = e1[good], e2[good], l1[good], l2[good]
@@ -227,7 +235,7 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
         d = np.hypot(*(predicted[:, :, None, :] - pts[None, None, :, :]).transpose(3, 0, 1, 2))
         nearest = np.argmin(d, axis=2)
         best = np.take_along_axis(d, nearest[..., None], axis=2)[..., 0]
-        tol = _FIRST_TOLERANCE * np.minimum(l1, l2)
+        tol = _FIRST_TOLERANCE * np.sqrt(l1 * l2)  # foreshortened axes: their mean scale
         ok = best <= tol[:, None]
         for p in np.flatnonzero(ok.sum(axis=1) >= _MIN_MATCHED - 1):
             first = frozenset(nearest[p][ok[p]].tolist())
@@ -328,7 +336,7 @@ def _similar_size(areas: np.ndarray, ok: np.ndarray) -> np.ndarray:
     if not ok.any():
         return ok
     median = float(np.median(areas[ok]))
-    return (areas >= median / 2.5) & (areas <= median * 2.5)
+    return (areas >= median / _SIZE_SPREAD) & (areas <= median * _SIZE_SPREAD)
 
 
 def _fit(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray) -> np.ndarray | None:
