@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from assistant.commands import route_output
 from assistant.errors import UserError
 from assistant.puzzle import Board, BoardError, check_states_and_objective, parse_grid, toa_board
 from assistant.solver import Solution, solve
@@ -69,6 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds clingo may search (default 60; its best answer so far is then "
         "reported as not proven minimal)",
     )
+    route_output.add_route_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         solution = solve(board, minimize=not args.no_minimize)
     hint = _hint(solution) if args.hint else None
+    route = route_output.plan_for(args, board, solution)
     if args.out and solution.presses is not None:
         _write_npy(args.out, solution)
     if args.json:
@@ -93,9 +96,13 @@ def run(args: argparse.Namespace) -> int:
             payload["out"] = str(args.out)
         if args.hint:
             payload["hint"] = hint
+        if route is not None:
+            payload.update(route_output.route_json(route))
         print(json.dumps(payload))
     else:
         _print_plain(solution, separator, hint, show_hint=args.hint, wrote=args.out)
+        if route is not None:
+            print("\n".join(route_output.route_lines(route)))
     return 0 if solution.solvable else 1
 
 
