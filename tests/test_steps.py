@@ -63,3 +63,14 @@ def test_generic_grid_counts_presses() -> None:
     assert view.status == f"{int(np.asarray(presses).sum())} presses left."
     assert view.order == () and view.path == ()
     assert isinstance(view, StepsView)
+
+
+def test_route_and_steps_import_no_qt() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, assistant.route, assistant.steps, assistant.commands.route_output\n"
+        "assert not [m for m in sys.modules if m.startswith('PyQt')], 'Qt imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
