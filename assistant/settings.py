@@ -20,9 +20,15 @@ Layout of the file (every key optional)::
 
     [overlay]
     mark_color = "#00E5FFB4"                         # #RRGGBBAA (or #RRGGBB = opaque)
+    show_route = true                                # the walking route on the overlay
 
     [toa]
     objective = 1                                    # 1 = all plates lit, 0 = all dark
+    crossing_steps = true                            # walking across a plate steps on it
+
+    [steps_panel]
+    show = false                     # also when the overlay can be drawn (it is the fallback)
+    position = [40, 40]              # where it was last dragged (left, top); absent = default
 
     [manual.default_grid]                            # what a fresh manual window shows
     rows = 5
@@ -61,6 +67,7 @@ __all__ = [
     "MAX_FPS",
     "MAX_GRID_SIDE",
     "MAX_GRID_STATES",
+    "MAX_SCREEN_COORD",
     "SETTINGS_FILE_NAME",
     "GridSettings",
     "Settings",
@@ -90,11 +97,33 @@ MAX_GRID_SIDE = 100
 #: one character per cell (0-9, a-z) is what stores the last grid.
 MAX_GRID_STATES = MAX_TEXT_STATES
 
+#: Screen coordinates the steps panel's saved position may have (several monitors can put
+#: it left of or above the primary screen, hence negative values).
+MAX_SCREEN_COORD = 100_000
+
 _COLOR = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
 
 
 class SettingsError(UserError):
     """A settings value that cannot be used; the message is one sentence naming the key."""
+
+
+def _flag(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise SettingsError(f"The setting {key} must be true or false, not {value!r}.")
+    return value
+
+
+def _position(value: Any, key: str) -> tuple[int, int] | None:
+    """None, or a window position ``[left, top]`` as a tuple (TOML gives a list)."""
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise SettingsError(
+            f"The setting {key} must be two whole numbers [left, top], not {value!r}."
+        )
+    low, high = -MAX_SCREEN_COORD, MAX_SCREEN_COORD
+    return _whole(value[0], key, low, high), _whole(value[1], key, low, high)
 
 
 def _whole(value: Any, key: str, low: int, high: int) -> int:
@@ -170,6 +199,10 @@ class Settings:
     engine : ``"internal"`` or ``"clingo"``.
     manual_default : the grid a fresh manual window shows.
     manual_last : the grid the manual window showed when it was last closed, if any.
+    show_route : draw the walking route (next plate, path, waypoints) on the overlay.
+    crossing_steps : the route's rule "walking across a plate steps on it" (ADR 60).
+    show_steps_panel : show the steps panel even when the overlay can be drawn.
+    steps_panel_position : the panel's last ``(left, top)``, None for the default place.
     """
 
     window_title: str = "RuneLite|Old School RuneScape"
@@ -179,6 +212,10 @@ class Settings:
     engine: str = "internal"
     manual_default: GridSettings = field(default_factory=GridSettings)
     manual_last: GridSettings | None = None
+    show_route: bool = True
+    crossing_steps: bool = True
+    show_steps_panel: bool = False
+    steps_panel_position: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.window_title, str) or not self.window_title.strip():
@@ -210,6 +247,11 @@ class Settings:
             raise SettingsError("The setting [manual.default_grid] must be a grid table.")
         if self.manual_last is not None and not isinstance(self.manual_last, GridSettings):
             raise SettingsError("The setting [manual.last_grid] must be a grid table.")
+        _flag(self.show_route, "[overlay] show_route")
+        _flag(self.crossing_steps, "[toa] crossing_steps")
+        _flag(self.show_steps_panel, "[steps_panel] show")
+        position = _position(self.steps_panel_position, "[steps_panel] position")
+        object.__setattr__(self, "steps_panel_position", position)
 
     @property
     def mark_rgba(self) -> tuple[int, int, int, int]:
@@ -249,8 +291,9 @@ _SECTIONS: dict[str, dict[str, str]] = {
     # table -> {toml key: dataclass field}
     "": {"engine": "engine"},
     "capture": {"window_title": "window_title", "fps": "fps"},
-    "overlay": {"mark_color": "mark_color"},
-    "toa": {"objective": "toa_objective"},
+    "overlay": {"mark_color": "mark_color", "show_route": "show_route"},
+    "toa": {"objective": "toa_objective", "crossing_steps": "crossing_steps"},
+    "steps_panel": {"show": "show_steps_panel", "position": "steps_panel_position"},
 }
 _GRID_KEYS = ("rows", "cols", "states", "objective", "board")
 _MANUAL_KEYS = {"default_grid": "manual_default", "last_grid": "manual_last"}
@@ -338,7 +381,8 @@ def settings_to_toml(settings: Settings) -> str:
     data: dict[str, Any] = {"engine": settings.engine}
     for section, keys in _SECTIONS.items():
         if section:
-            data[section] = {key: getattr(settings, name) for key, name in keys.items()}
+            values = {key: getattr(settings, name) for key, name in keys.items()}
+            data[section] = {key: value for key, value in values.items() if value is not None}
     manual: dict[str, Any] = {"default_grid": _grid_table(settings.manual_default)}
     if settings.manual_last is not None:
         manual["last_grid"] = _grid_table(settings.manual_last)

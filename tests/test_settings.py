@@ -248,3 +248,65 @@ def test_failed_flush_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Mon
         save_settings(Settings(fps=50), path)
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["settings.toml"]
+
+
+# -- the walking route and the steps panel (issue 11) ---------------------------------------
+def test_route_and_steps_panel_defaults() -> None:
+    s = Settings()
+    assert (s.show_route, s.crossing_steps, s.show_steps_panel) == (True, True, False)
+    assert s.steps_panel_position is None
+    text = settings_to_toml(s)
+    assert "position" not in text  # no position until the panel is dragged
+    assert settings_from_toml(text) == s
+
+
+def test_route_and_steps_panel_round_trip(_config_dir: Path) -> None:
+    original = Settings(
+        show_route=False,
+        crossing_steps=False,
+        show_steps_panel=True,
+        steps_panel_position=[-1200, 35],  # a monitor left of the primary one
+    )
+    assert original.steps_panel_position == (-1200, 35)
+    save_settings(original)
+    loaded, warning = load_settings()
+    assert warning is None and loaded == original
+    text = (_config_dir / SETTINGS_FILE_NAME).read_text(encoding="utf-8")
+    assert "[steps_panel]" in text and "crossing_steps = false" in text
+
+
+def test_route_settings_read_from_their_sections() -> None:
+    s = settings_from_toml(
+        "[overlay]\nshow_route = false\n[toa]\ncrossing_steps = false\n"
+        "[steps_panel]\nshow = true\nposition = [10, 20]\n"
+    )
+    assert (s.show_route, s.crossing_steps, s.show_steps_panel) == (False, False, True)
+    assert s.steps_panel_position == (10, 20)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("[toa]\ncrossing_steps = 1\n", "[toa] crossing_steps must be true or false, not 1"),
+        ('[overlay]\nshow_route = "yes"\n', "[overlay] show_route must be true or false"),
+        ("[steps_panel]\nshow = 0\n", "[steps_panel] show must be true or false"),
+        ("[steps_panel]\nposition = [1]\n", "must be two whole numbers [left, top]"),
+        ("[steps_panel]\nposition = [1.5, 2]\n", "[steps_panel] position must be a whole"),
+        ("[steps_panel]\nposition = [0, 200000]\n", "must be from -100000 to 100000"),
+        ("[steps_panel]\nplace = [0, 0]\n", "Unknown setting 'place' in [steps_panel]"),
+        ("[overlay]\ncrossing_steps = true\n", "it belongs in [toa]"),
+    ],
+)
+def test_route_settings_are_checked(text: str, fragment: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        settings_from_toml(text)
+    assert fragment in str(caught.value)
+    assert str(caught.value).count(".") >= 1 and "\n" not in str(caught.value)
+
+
+def test_a_bad_route_setting_sets_the_file_aside(_config_dir: Path) -> None:
+    _config_dir.mkdir(parents=True)
+    (_config_dir / SETTINGS_FILE_NAME).write_text("[toa]\ncrossing_steps = 2\n", encoding="utf-8")
+    settings, warning = load_settings()
+    assert settings == Settings()
+    assert warning is not None and "crossing_steps must be true or false" in warning

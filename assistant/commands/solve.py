@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from assistant.commands import route_output
 from assistant.errors import UserError
 from assistant.limits import (
     SOLVE_MAX_CELLS,
@@ -86,6 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds clingo may search (default 60; its best answer so far is then "
         "reported as not proven minimal)",
     )
+    route_output.add_route_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         solution = solve(board, minimize=not args.no_minimize)
     hint = _hint(solution) if args.hint else None
+    route = route_output.plan_for(args, board, solution)
     if args.out and solution.presses is not None:
         _write_npy(args.out, solution)
     if args.json:
@@ -113,9 +116,13 @@ def run(args: argparse.Namespace) -> int:
             payload["out"] = str(args.out)
         if args.hint:
             payload["hint"] = hint
+        if route is not None:
+            payload.update(route_output.route_json(route))
         print(json.dumps(payload))
     else:
         _print_plain(solution, separator, hint, show_hint=args.hint, wrote=args.out)
+        if route is not None:
+            print("\n".join(route_output.route_lines(route)))
     return 0 if solution.solvable else 1
 
 

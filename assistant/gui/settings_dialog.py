@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PyQt6.QtGui import QColor
 from PyQt6.QtWidgets import (
+    QCheckBox,
     QColorDialog,
     QComboBox,
     QDialog,
@@ -55,6 +56,19 @@ class SettingsDialog(QDialog):
         self.objective.addItem("All plates dark", 0)
         self.objective.setCurrentIndex(0 if settings.toa_objective == 1 else 1)
         form.addRow("ToA goal:", self.objective)
+        self.show_route = QCheckBox("Show the walking route on the overlay")
+        self.show_route.setChecked(settings.show_route)
+        self.crossing_steps = QCheckBox("Walking across a plate steps on it")
+        self.crossing_steps.setToolTip(
+            "On: the route never walks across a plate it should not step on. Switch it off "
+            "if crossing a plate does not step on it in your game."
+        )
+        self.crossing_steps.setChecked(settings.crossing_steps)
+        self.show_steps_panel = QCheckBox("Show the steps panel (also when the overlay works)")
+        self.show_steps_panel.setChecked(settings.show_steps_panel)
+        form.addRow("Route:", self.show_route)
+        form.addRow("", self.crossing_steps)
+        form.addRow("Steps panel:", self.show_steps_panel)
         grid = settings.manual_default
         self.rows = self._spin(1, 100, grid.rows)
         self.cols = self._spin(1, 100, grid.cols)
@@ -120,6 +134,9 @@ class SettingsDialog(QDialog):
             toa_objective=int(self.objective.currentData()),
             engine=str(self.engine.currentData()),
             manual_default=grid,
+            show_route=self.show_route.isChecked(),
+            crossing_steps=self.crossing_steps.isChecked(),
+            show_steps_panel=self.show_steps_panel.isChecked(),
         )
 
     def accept(self) -> None:
