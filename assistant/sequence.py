@@ -101,12 +101,21 @@ class PictureSequence:
         self.frames += 1
         return self.loop.tick()
 
+    @property
+    def held(self) -> bool:
+        """The last frame's observation is not shown yet (the stabiliser holds it one frame)."""
+        observed = self.loop.last_observed
+        shown = self.loop.stabilizer.shown
+        return observed is not None and (shown is None or observed.key != shown.key)
 
-def state_record(state: LiveState, image: str, frame: int) -> dict:
+
+def state_record(state: LiveState, image: str, frame: int, held: bool = False) -> dict:
     """The JSON record of one frame of a sequence: the fields of ``detect --json`` plus what
-    the session's history added (rows and columns from 1)."""
+    the session's history added (rows and columns from 1). ``held``: the frame shows the
+    state before (the stabiliser holds a change back for one frame)."""
     reading = state.reading
-    record: dict = {"image": image, "frame": frame, "kind": state.kind, "status": state.status}
+    record: dict = {"image": image, "frame": frame, "kind": state.kind, "status": state.status,
+                    "held": held}
     if reading is not None:
         record.update(reading.to_json())
     else:
@@ -125,7 +134,8 @@ def state_record(state: LiveState, image: str, frame: int) -> dict:
     else:
         record["answer"] = None
     record["marks"] = [
-        {"row": m.row + 1, "col": m.col + 1, "count": m.count, "certain": m.certain}
+        {"row": m.row + 1, "col": m.col + 1, "count": m.count, "certain": m.certain,
+         "x": round(m.centre[0], 1), "y": round(m.centre[1], 1)}
         for m in state.marks
     ]
     return record

@@ -17,7 +17,10 @@ import cv2
 import numpy as np
 
 from assistant.errors import UserError
+from assistant.inference import common_presses
 from assistant.profile import load_profile
+from assistant.puzzle import format_grid
+from assistant.sequence import PictureSequence, SequenceError, state_record
 from assistant.solver import solve
 from assistant.vision import Reading, read_frame
 
@@ -63,7 +66,24 @@ def reading_record(reading: Reading, image: str) -> dict:
         record["solution"] = None
     else:
         record["solution"] = solve(reading.board).to_json()
+    if reading.hidden:
+        record["options"] = _options(reading)
     return record
+
+
+def _options(reading: Reading) -> str:
+    """What each state of the hidden plates would ask for: one picture never guesses it."""
+    certain, _undecided, solutions = common_presses(reading.completions())
+    parts = []
+    for board, solution in zip(reading.completions(), solutions, strict=True):
+        states = ", ".join(
+            ("lit" if board.states[cell] else "unlit") if board.k == 2
+            else f"state {int(board.states[cell])}" for cell in reading.hidden
+        )
+        answer = format_grid(solution.presses, board.present) if solution.solvable else None
+        parts.append(f"if {states}: {'step on ' + answer if answer else 'no solution'}")
+    sure = format_grid(certain, reading.completions()[0].present)
+    return f"Sure in any case: {sure}. " + "; ".join(parts) + "."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,6 +92,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="calibration profile (default: find the ToA plates)")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per picture, one per line")
+    parser.add_argument("--sequence", action="store_true",
+                        help="read the pictures as successive frames of one live session: "
+                             "the live loop itself tracks the plates, fills hidden plates "
+                             "from the frames before and stabilises what it shows")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
     or the board has no solution), 2 when one cannot be read; every readable picture is
     reported either way, and the unreadable ones in one sentence at the end."""
     profile = load_profile(args.profile) if args.profile else None
+    if args.sequence:
+        return _run_sequence(args, profile)
     unreadable: list[ImageError] = []
     answered = True
     for name in args.images:
@@ -101,9 +127,48 @@ def run(args: argparse.Namespace) -> int:
     return 0 if answered else 1
 
 
+def _run_sequence(args: argparse.Namespace, profile) -> int:
+    """Frames in order through the live loop; one record per frame. Exit 0 when the last
+    frame shows an answer (or all lit), 1 when it does not, 2 at the first picture that
+    cannot be a frame (every frame before it is printed)."""
+    if len(args.images) < 2:
+        raise SequenceError(
+            "A sequence needs at least two pictures (successive frames of one session); "
+            "for one picture leave out --sequence."
+        )
+    sequence = PictureSequence(profile)
+    state = None
+    for number, name in enumerate(args.images, start=1):
+        try:
+            image = load_image(name)
+        except ImageError as error:
+            raise ImageError(f"Frame {number}: {error!s}") from None
+        state = sequence.feed(image)
+        record = state_record(state, name, number, sequence.held)
+        if args.json:
+            print(json.dumps(record), flush=True)
+        else:
+            print(_describe_frame(record), flush=True)
+    return 0 if state is not None and state.kind in ("steps", "solved") else 1
+
+
+def _describe_frame(record: dict) -> str:
+    head = f"frame {record['frame']} {record['image']}: "
+    if record["kind"] in ("steps", "solved"):
+        inferred = ""
+        if record["inferred"]:
+            cells = " and ".join(f"row {r}, column {c}" for r, c in record["inferred"])
+            inferred = f" (hidden {cells} told by the frames before)"
+        answer = "all lit" if record["kind"] == "solved" else f"step on {record['answer']}"
+        return f"{head}board {record['board']}{inferred}; {answer}"
+    return head + record["status"]
+
+
 def _describe(record: dict) -> str:
     if record["abstain"]:
         return f"{record['image']}: no answer: {record['reason']}"
+    if record.get("hidden"):
+        return f"{record['image']}: board {record['board']}; {record['note']} " + record["options"]
     solution = record["solution"] or {}
     answer = solution.get("presses") if solution.get("solvable") else None
     confidence = f"confidence {record['confidence']:.2f}"

@@ -241,8 +241,10 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
             first = frozenset(nearest[p][ok[p]].tolist())
             if first in tried:
                 continue  # the same blobs from another corner or direction
-            tried.add(first)
             found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]))
+            if found is _SKEWED:
+                continue  # a sheared lattice: the same blobs may still fit the ring itself
+            tried.add(first)
             if found is None:
                 continue
             score, homography, members = found
@@ -327,8 +329,14 @@ def _refine(
     bigger = areas[None, :] > 1.5 * matched_areas[:, None]
     if int(np.sum(np.any(beside & bigger, axis=1))) >= 4:
         return None
+    if _roll_skew(homography) > _MAX_ROLL_SKEW:
+        return _SKEWED
     score = float(ok.sum()) - error * 5
     return score, homography, frozenset(int(x) for x in nearest[ok])
+
+
+#: What :func:`_refine` returns for a fit no camera could see (see :data:`_MAX_ROLL_SKEW`).
+_SKEWED = object()
 
 
 def _similar_size(areas: np.ndarray, ok: np.ndarray) -> np.ndarray:
