@@ -72,9 +72,10 @@ class Case:
 
 
 def judge(reading: Reading, centres: np.ndarray, lit: np.ndarray) -> str:
-    """``right``, ``wrong`` or ``abstain``: plates are matched by position, so the verdict
-    does not depend on which corner the reader called top-left."""
-    if reading.abstain or reading.board is None:
+    """``right``, ``wrong``, ``hidden`` (plates reported hidden, every other one right) or
+    ``abstain``: plates are matched by position, so the verdict does not depend on which
+    corner the reader called top-left."""
+    if reading.abstain or (reading.board is None and not reading.hidden):
         return "abstain"
     distances = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
     spacing = float(np.min(distances[~np.eye(len(centres), dtype=bool)]))
@@ -84,10 +85,12 @@ def judge(reading: Reading, centres: np.ndarray, lit: np.ndarray) -> str:
     for tile in reading.tiles:
         d = np.hypot(*(centres - np.array(tile.centre)).T)
         index = int(np.argmin(d))
-        if d[index] > 0.3 * spacing or index in seen or bool(lit[index]) != bool(tile.lit):
+        if d[index] > 0.3 * spacing or index in seen:
+            return "wrong"
+        if not tile.hidden and bool(lit[index]) != bool(tile.lit):
             return "wrong"
         seen.add(index)
-    return "right"
+    return "hidden" if reading.hidden else "right"
 
 
 def cases(frames: int, seed: int, screenshot: Path | None = SCREENSHOT_PATH) -> Iterator[Case]:
@@ -183,7 +186,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     for number, case in enumerate(cases(args.frames, args.seed)):
         row = table.setdefault(case.family, {
-            mode: {"right": 0, "wrong": 0, "abstain": 0} for mode in ("auto", "calibrated")
+            mode: {"right": 0, "wrong": 0, "hidden": 0, "abstain": 0}
+            for mode in ("auto", "calibrated")
         })
         for mode, profile in (("auto", None), ("calibrated", _calibrated(case, rng, base))):
             outcome = judge(read_frame(case.frame, profile), case.centres, case.lit)
@@ -195,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     totals = {
         mode: {
             key: sum(row[mode][key] for row in table.values())
-            for key in ("right", "wrong", "abstain")
+            for key in ("right", "wrong", "hidden", "abstain")
         }
         for mode in ("auto", "calibrated")
     }
@@ -209,19 +213,20 @@ def run(args: argparse.Namespace) -> int:
         }))
         return 0
     out = sys.stdout
-    header = f"{'perturbation':<13} {'frames':>6}  {'auto right/wrong/abstain':>25}  " \
-             f"{'calibrated right/wrong/abstain':>31}"
+    header = f"{'perturbation':<13} {'frames':>6}  {'auto right/wrong/hidden/abstain':>32}  " \
+             f"{'calibrated right/wrong/hidden/abstain':>38}"
     print(header, file=out)
     print("-" * len(header), file=out)
     for family, row in [*table.items(), ("TOTAL", totals)]:
         n = sum(row["auto"].values())
-        cells = [f"{row[m]['right']:>5} /{row[m]['wrong']:>3} /{row[m]['abstain']:>4}" for m in
-                 ("auto", "calibrated")]
-        print(f"{family:<13} {n:>6}  {cells[0]:>25}  {cells[1]:>31}", file=out)
+        cells = [f"{row[m]['right']:>5} /{row[m]['wrong']:>3} /{row[m]['hidden']:>4} "
+                 f"/{row[m]['abstain']:>4}" for m in ("auto", "calibrated")]
+        print(f"{family:<13} {n:>6}  {cells[0]:>32}  {cells[1]:>38}", file=out)
     for mode in ("auto", "calibrated"):
         n = sum(totals[mode].values())
-        print(f"{mode}: {totals[mode]['wrong']} wrong, "
-              f"{100 * totals[mode]['abstain'] / n:.2f}% abstain of {n} frames", file=out)
+        print(f"{mode}: {totals[mode]['wrong']} wrong, {totals[mode]['hidden']} with a plate "
+              f"reported hidden, {100 * totals[mode]['abstain'] / n:.2f}% abstain of {n} "
+              "frames", file=out)
     print(f"generated and read {args.frames} frames twice in {elapsed:.1f} s", file=out)
     if speeds is not None:
         print(f"speed, 1920x1080 frame: calibrated read median {speeds[0]:.3f} ms, "

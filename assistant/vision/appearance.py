@@ -100,6 +100,9 @@ class Decision:
     reason: str | None = None
     bad_cell: int | None = None
     method: str = "contrast"
+    #: per cell: a sector shows something foreign (another hue, two colours, or beyond both
+    #: looks): the sign of a figure over it, unlike noise near the threshold
+    foreign: np.ndarray | None = None
 
 
 def sector_colour(pixels: np.ndarray) -> np.ndarray:
@@ -190,6 +193,8 @@ def classify(
         mixed = _mixed_sectors(pixels, sectors, parts, features, clean, mid)
         if look is Look.TOA_PLATE:
             mixed |= _off_hue(parts)
+        beyond = (part_features > high[-1] + reach) | (part_features < low[0] - reach)
+        foreign = (mixed | beyond).any(axis=1)
         in_high &= ~mixed
         in_low &= ~mixed
         n_high, n_low = in_high.sum(axis=1), in_low.sum(axis=1)
@@ -215,7 +220,7 @@ def classify(
         confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
         partial = ~seen.all(axis=1)
         confidence[partial] = np.minimum(confidence[partial], PARTIAL_CONFIDENCE)
-        return Decision(lit, np.round(confidence, 3), features, None, None, "contrast")
+        return Decision(lit, np.round(confidence, 3), features, None, None, "contrast", foreign)
 
     if not clean.all():
         return Decision(None, confidence, features, "covered", worst)

@@ -332,19 +332,29 @@ def _read_cells(
                     and len(hidden) < MAX_HIDDEN and len(visible) > 2):
                 hidden.append(int(visible[decision.bad_cell]))
                 continue
+            # a plate the locator did not see as a diamond (a gold figure over it) can
+            # spoil the looks of all the others: decide without it
+            suspects = [int(i) for i in visible if cells[i] in unmatched]
+            if suspects and len(hidden) < MAX_HIDDEN and len(visible) > 2:
+                hidden.append(suspects[0])
+                continue
             bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
             return _abstain(
                 _reason(decision, cells, look, bad), mode, found=True, geometry=geometry,
                 tiles=pending_tiles(),
             )
-        # a cell is read from its whole sampled area, never from a part of it: a figure's
-        # legs or shadow over the rest make a guess of what is left (a lit plate half under
-        # a dark figure reads unlit). Such cells are hidden, for the session to fill in.
-        # The same holds for a plate the locator did not see as a diamond.
+        # a cell with something over part of it is not read from the rest: a figure's legs
+        # or shadow make a guess of what is left (a lit plate half under a dark figure reads
+        # unlit). Such cells are hidden, for the session to fill in.
+        # (even three sectors of four are not enough when the fourth shows something
+        # foreign: yellow legs over it and their shadow over the rest read a lit plate as
+        # unlit, seen on rendered figures; sectors merely near the threshold, as JPEG or a
+        # gamma change leave them, are no such sign)
+        foreign = decision.foreign
         doubtful = [
             int(i) for j, i in enumerate(visible)
-            if (cells[i] in unmatched or decision.method == "contrast")
-            and decision.confidence[j] <= PARTIAL_CONFIDENCE
+            if decision.confidence[j] <= PARTIAL_CONFIDENCE
+            and (cells[i] in unmatched or (foreign is not None and bool(foreign[j])))
         ]
         if not doubtful:
             break

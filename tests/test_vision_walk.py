@@ -1,0 +1,102 @@
+"""The reader with people standing on the plates, as in every frame of a real session: the
+player centred on the plate just stepped on, seen from above or from a steep camera, at
+every quarter turn; team-mates on other plates. A covered plate is reported hidden, never
+read; every plate it reads is right."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.puzzle import TOA_PLATES
+from assistant.scene import Camera, SceneParams, render_scene
+from assistant.scene3d import random_figure
+from assistant.vision import read_frame
+
+BOARD = "101/1#0/011"
+
+
+def scene_with(figure_plates, *, yaw: float, pitch: float, seed: int):
+    """A room with a standing figure centred on each of ``figure_plates`` (room order)."""
+    rng = np.random.default_rng(seed)
+    figures = tuple(
+        random_figure(rng, (float(TOA_PLATES[p][1]), float(TOA_PLATES[p][0])))
+        for p in figure_plates
+    )
+    camera = Camera(yaw_deg=yaw, pitch_deg=pitch, spacing_px=float(rng.uniform(60, 95)),
+                    look_at=(float(TOA_PLATES[figure_plates[0]][1]),
+                             float(TOA_PLATES[figure_plates[0]][0])))
+    return render_scene(SceneParams(seed=seed, room_seed=3, board=BOARD, camera=camera,
+                                    figures=figures, ui=False, frame_size=(900, 640)))
+
+
+def verdicts(scene):
+    """Per true plate (room order): 'hidden', 'right' or 'wrong'; None when abstaining."""
+    reading = read_frame(scene.frame)
+    if reading.abstain:
+        return None, reading
+    out = {}
+    for tile in reading.tiles:
+        d = np.hypot(*(scene.plate_centres - np.array(tile.centre)).T)
+        plate = int(np.argmin(d))
+        assert d[plate] < 12, "a tile placed off every plate: the grid was located wrong"
+        if tile.hidden:
+            out[plate] = "hidden"
+        else:
+            out[plate] = "right" if bool(tile.lit) == bool(scene.lit[plate]) else "wrong"
+    return out, reading
+
+
+@pytest.mark.parametrize("yaw", [3.0, 93.0, 183.0, 273.0])
+def test_a_player_centred_on_each_plate_seen_from_above(yaw):
+    for plate in range(8):
+        scene = scene_with([plate], yaw=yaw, pitch=0.0, seed=plate)
+        result, reading = verdicts(scene)
+        assert result is not None, f"plate {plate}: abstained: {reading.reason}"
+        assert result[plate] == "hidden"
+        others = [v for p, v in result.items() if p != plate]
+        assert others.count("wrong") == 0 and others.count("right") == 7
+
+
+@pytest.mark.parametrize("yaw", [8.0, 98.0, 188.0, 278.0])
+def test_a_player_on_each_plate_seen_from_a_steep_camera(yaw):
+    """At 55-68° from straight down the standing body also hides part of the plate behind
+    it: that one may be hidden too; nothing is read wrong, and most frames are read."""
+    read = 0
+    for plate in range(8):
+        scene = scene_with([plate], yaw=yaw, pitch=55.0 + 13.0 * plate / 7, seed=10 + plate)
+        result, _reading = verdicts(scene)
+        if result is None:
+            continue
+        read += 1
+        assert "wrong" not in result.values()
+        assert result[plate] == "hidden" or scene.coverage[plate] < 0.5
+    # measured: 4 to 5 of 8 at 55-68°; the rest abstain (a body hiding two more plates,
+    # or the ring not found): never a wrong plate
+    assert read >= 3
+
+
+def test_two_people_on_two_plates():
+    for first, second in [(0, 7), (1, 6), (3, 4), (0, 1), (2, 5)]:
+        for pitch in (0.0, 35.0):
+            scene = scene_with([first, second], yaw=20.0, pitch=pitch, seed=first * 8 + second)
+            result, _reading = verdicts(scene)
+            if result is None:  # at an oblique view two bodies may hide more, or the ring
+                assert pitch > 0  # is not found: never from above
+                continue
+            assert "wrong" not in result.values()
+            assert result[first] == "hidden" and result[second] == "hidden"
+            assert list(result.values()).count("right") == 6
+
+
+def test_varied_people_never_make_a_plate_read_wrong():
+    """Many figures (sizes, colours, gold armour, capes, weapons) on random plates at
+    random cameras: never a wrong plate."""
+    rng = np.random.default_rng(11)
+    for seed in range(24):
+        plates = [int(p) for p in rng.choice(8, size=int(rng.integers(1, 3)), replace=False)]
+        scene = scene_with(plates, yaw=float(rng.uniform(0, 360)),
+                           pitch=float(rng.uniform(0, 68)), seed=100 + seed)
+        result, _reading = verdicts(scene)
+        if result is not None:
+            assert "wrong" not in result.values()
