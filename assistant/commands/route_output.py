@@ -83,7 +83,8 @@ def plan_for(args: argparse.Namespace, board: Board, solution: Solution) -> Rout
             "add --preset toa."
         )
     start = parse_from(args.route_from)
-    assert solution.presses is not None  # every ToA state has exactly one answer
+    if solution.presses is None:  # never for the ToA room: every state has one answer
+        raise UserError(f"There is no answer to walk: {solution.reason}")
     return plan_route(solution.presses, start)
 
 
