@@ -350,11 +350,14 @@ def _read_cells(
         # foreign: yellow legs over it and their shadow over the rest read a lit plate as
         # unlit, seen on rendered figures; sectors merely near the threshold, as JPEG or a
         # gamma change leave them, are no such sign)
+        # A plate the locator did not see as a diamond is not read at all: olive-gold
+        # trousers over a lit diamond read as a whole, even, unlit plate (confidence 0.9)
         foreign = decision.foreign
         doubtful = [
             int(i) for j, i in enumerate(visible)
-            if decision.confidence[j] <= PARTIAL_CONFIDENCE
-            and (cells[i] in unmatched or (foreign is not None and bool(foreign[j])))
+            if cells[i] in unmatched
+            or (decision.confidence[j] <= PARTIAL_CONFIDENCE
+                and foreign is not None and bool(foreign[j]))
         ]
         if not doubtful:
             break
