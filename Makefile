@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core bench bench-vision bench-live soak deps system-deps exe lint clean
+.PHONY: run test test-core bench bench-vision bench-walk bench-live soak deps system-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ bench: deps
 
 bench-vision: deps
 	$(BIN)/toa-assistant bench-vision
+
+# Whole walk-throughs (the player on the plates, the camera following): single pictures
+# and the live loop over the frames, on drawn rooms and the real screenshot's floor.
+bench-walk: deps
+	$(BIN)/toa-assistant bench-walk
 
 # Needs a display with a window manager: starts a virtual one (Xvfb + openbox) when
 # there is none.
