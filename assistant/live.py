@@ -32,6 +32,8 @@ from assistant.capture import (
 from assistant.inference import BoardHistory, Inference, common_presses, turn_board
 from assistant.profile import Profile, toa_default_profile
 from assistant.puzzle import Board
+from assistant.route import Route, RouteError, is_toa_board, plan_route, start_tile
+from assistant.route_overlay import RouteMarks, player_plate, route_marks
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
 from assistant.vision.reader import Reading, read_frame
@@ -74,6 +76,10 @@ class LiveState:
     someone stands on, ``inferred`` those of them the history filled in (then ``board``
     holds them), ``undecided`` those it could not (then ``board`` is ``None`` and
     ``candidates`` lists the boards still possible). Cells count from 0.
+
+    ToA boards with steps also carry the walk: ``player`` is the plate the player stands
+    on (None off the grid), ``route`` the clicks from there (None when the route is
+    switched off) and ``route_marks`` its picture for the overlay.
     """
 
     kind: str
@@ -87,6 +93,9 @@ class LiveState:
     inferred: tuple[tuple[int, int], ...] = ()
     undecided: tuple[tuple[int, int], ...] = ()
     candidates: tuple[Board, ...] = ()
+    player: tuple[int, int] | None = None
+    route: Route | None = None
+    route_marks: RouteMarks | None = None
 
     @property
     def key(self) -> tuple:
@@ -273,8 +282,12 @@ class LiveLoop:
         exclude_titles: tuple[str, ...] = (),
         stable_frames: int = STABLE_FRAMES,
         track: bool = True,
+        show_route: bool = True,
+        crossing_steps: bool = True,
     ) -> None:
         self.backend = backend
+        self.show_route = show_route
+        self.crossing_steps = crossing_steps
         self.grabber = grabber
         self.title_pattern = title_pattern
         self.reader = LiveReader(profile, track=track)
@@ -289,6 +302,8 @@ class LiveLoop:
         self._solutions: dict[Board, object] = {}
         self._marks_key: tuple | None = None
         self._marks: tuple[Mark, ...] = ()
+        self._route_key: tuple | None = None
+        self._route: dict = {}
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -402,8 +417,42 @@ class LiveLoop:
             status = f"Puzzle found: {solution.total_presses} presses on {plates} cells."
         if inference.inferred:
             status += " " + _inferred_sentence(board, inference.inferred, reading.cell_noun)
+        walk = self._walk(reading, board, solution.presses, area, offset, origin)
         return LiveState("steps", status, marks, board, solution.presses, area, reading,
-                         **known)
+                         **known, **walk)
+
+    def _walk(
+        self,
+        reading: Reading,
+        board: Board,
+        presses: np.ndarray,
+        area: Rect,
+        offset: tuple[int, int],
+        origin: tuple[int, int],
+    ) -> dict:
+        """``player``, ``route`` and ``route_marks`` for a ToA board with steps (empty
+        for other boards): planned once per board, player and place, like the marks."""
+        if not is_toa_board(board):
+            return {}
+        geometry = reading.geometry
+        # the view's middle, in the pixels of the frame the reading was made on
+        centre = (area.width / 2 - offset[0], area.height / 2 - offset[1])
+        player = player_plate(geometry, reading.hidden, centre)
+        if not self.show_route:
+            return {"player": player}
+        key = (geometry.homography.tobytes(), origin, board, player, self.crossing_steps)
+        if self._route_key != key:
+            try:
+                route = plan_route(presses, start_tile(player),
+                                   crossing_steps=self.crossing_steps)
+            except RouteError as error:  # never on this floor (tested); marks still shown
+                log.warning("no route: %s", error)
+                self._route = {"player": player}
+            else:
+                self._route = {"player": player, "route": route,
+                               "route_marks": route_marks(geometry, route, origin)}
+            self._route_key = key
+        return self._route
 
     def _with_objective(self, board: Board) -> Board:
         if self.objective is not None and self.objective != board.objective:

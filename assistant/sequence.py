@@ -73,12 +73,15 @@ class PictureSequence:
     profile: Profile | None = None
     objective: int | None = None
     stable_frames: int = STABLE_FRAMES
+    show_route: bool = True
+    crossing_steps: bool = True
 
     def __post_init__(self) -> None:
         self._window = _PictureWindow()
         self._grabber = _PictureGrabber()
         self.loop = LiveLoop(self._window, self._grabber, PICTURE_TITLE, self.profile,
-                             self.objective, stable_frames=self.stable_frames)
+                             self.objective, stable_frames=self.stable_frames,
+                             show_route=self.show_route, crossing_steps=self.crossing_steps)
         self.frames = 0
 
     def feed(self, picture: np.ndarray) -> LiveState:

@@ -1,18 +1,25 @@
 """The control window players start with ``toa-assistant``: which window to read, what
 the assistant sees, and the doors to calibration, manual entry, settings and the demo.
 
-It owns the capture worker and the overlay; everything it shows comes from
-:class:`assistant.live.LiveState` objects the worker sends.
+It owns the capture worker, the overlay and the steps panel; everything it shows comes
+from :class:`assistant.live.LiveState` objects the worker sends. The steps panel is an
+option ("Steps panel") and the fallback whenever the overlay cannot be drawn over the
+game (Wayland, a game that captures black in exclusive fullscreen, an overlay that failed
+to show): then it appears by itself and the status says why in one sentence.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
+import numpy as np
 from PyQt6.QtCore import QEvent, QObject, Qt, QTimer
+from PyQt6.QtGui import QGuiApplication
 from PyQt6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -23,16 +30,26 @@ from PyQt6.QtWidgets import (
     QWidget,
 )
 
-from assistant.capture import Grabber, WindowBackend, default_backend, find_window
+from assistant.capture import (
+    Grabber,
+    WindowBackend,
+    blank_frame_reason,
+    default_backend,
+    find_window,
+    platform_problem,
+)
 from assistant.gui.application import application, place_beside
 from assistant.gui.demo import DEMO_TITLE, DemoRoom
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
 from assistant.gui.session import OverlaySession
+from assistant.gui.steps_panel import StepsPanel
 from assistant.live import LiveState
 from assistant.profile import Profile, load_profile
+from assistant.route import RouteError, is_toa_board, plan_route, start_tile
 from assistant.settings import Settings, config_dir, load_settings, save_settings
+from assistant.steps import StepsView, steps_view_from
 
-__all__ = ["APP_TITLE", "ControlWindow", "main"]
+__all__ = ["APP_TITLE", "ControlWindow", "main", "overlay_platform_problem"]
 
 APP_TITLE = "ToA Light Assistant"
 OWN_TITLES = (
@@ -40,7 +57,35 @@ OWN_TITLES = (
     OVERLAY_TITLE,
     "ToA Light Assistant settings",
     "Calibrate — ToA Light Assistant",
+    "ToA steps",
 )
+
+#: The fallback's sentences: why the steps panel appeared by itself.
+WAYLAND_FALLBACK = (
+    "Wayland does not let the overlay be drawn over the game, so the steps panel shows "
+    "the steps instead."
+)
+BLACK_FALLBACK = (
+    "The game captures as black (exclusive fullscreen), so no overlay can be drawn: the "
+    "steps panel shows the last steps read instead."
+)
+FAILED_FALLBACK = (
+    "The overlay could not be shown over the game, so the steps panel shows the steps "
+    "instead."
+)
+#: The live state's sentence for a game window that captures black.
+_BLACK = blank_frame_reason(np.zeros((4, 4, 3), np.uint8)) or ""
+
+
+def overlay_platform_problem() -> str | None:
+    """A sentence when this desktop cannot place the overlay over the game at all (a
+    Wayland session: no program may put its window over another's), else None."""
+    if QGuiApplication.platformName().startswith("wayland"):
+        return WAYLAND_FALLBACK
+    problem = platform_problem()
+    if problem and "Wayland" in problem:
+        return WAYLAND_FALLBACK
+    return None
 
 
 class ControlWindow(QMainWindow):
@@ -67,6 +112,10 @@ class ControlWindow(QMainWindow):
         self.profile_path: str | None = None
         self.session: OverlaySession | None = None
         self.overlay = Overlay(parse_colour(settings.mark_color))
+        self.steps_panel = StepsPanel(position=settings.steps_panel_position)
+        self.steps_panel.moved.connect(self._panel_moved)
+        self._panel_placed = settings.steps_panel_position is not None
+        self.fallback: str | None = None  # why the panel stands in for the overlay
         self.last_state: LiveState | None = None
         self.demo: DemoRoom | None = None
         self.manual = None
@@ -101,6 +150,12 @@ class ControlWindow(QMainWindow):
         self.demo_button = QPushButton("Try the demo room")
         self.demo_button.setToolTip("A stand-in puzzle room: click plates to step on them.")
         self.demo_button.clicked.connect(self.open_demo)
+        self.panel_toggle = QCheckBox("Steps panel")
+        self.panel_toggle.setToolTip(
+            "A small window with the board and the steps left, beside the overlay."
+        )
+        self.panel_toggle.setChecked(settings.show_steps_panel)
+        self.panel_toggle.toggled.connect(self.set_steps_panel)
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Game window:"))
@@ -121,11 +176,16 @@ class ControlWindow(QMainWindow):
         layout.addWidget(self.status)
         layout.addWidget(self.profile_label)
         layout.addLayout(buttons)
-        layout.addWidget(self.demo_button, alignment=Qt.AlignmentFlag.AlignLeft)
+        extras = QHBoxLayout()
+        extras.addWidget(self.demo_button)
+        extras.addStretch(1)
+        extras.addWidget(self.panel_toggle)
+        layout.addLayout(extras)
         body = QWidget()
         body.setLayout(layout)
         self.setCentralWidget(body)
         self._fit()
+        self._update_panel_visibility()
 
     def _fit(self) -> None:
         """Grow the window (never shrink it) so every wrapped line of the status and the
@@ -182,6 +242,8 @@ class ControlWindow(QMainWindow):
             self.profile,
             fps=self.settings.fps,
             objective=objective,
+            show_route=self.settings.show_route,
+            crossing_steps=self.settings.crossing_steps,
             backend=self.backend,
             exclude_titles=OWN_TITLES,
             overlay=self.overlay,
@@ -211,10 +273,81 @@ class ControlWindow(QMainWindow):
         if state.kind == "unsupported" and self.session is not None:
             self.stop_overlay()  # nothing can run here: offer Start again, keep the reason
             self.set_status(state.status)
+        self._feed_panel(state)
+        if self.fallback:
+            self.set_status(f"{self.status.text()} {self.fallback}")
         no_game = state.kind in ("no-window", "unsupported")
         self.demo_button.setText(
             "No game window found: try the demo room" if no_game else "Try the demo room"
         )
+
+    # -- the steps panel ---------------------------------------------------------------------
+    def set_steps_panel(self, show: bool) -> None:
+        """The player's choice: show the panel beside the overlay (saved at once)."""
+        if show != self.settings.show_steps_panel:
+            self.settings = self.settings.with_changes(show_steps_panel=bool(show))
+            save_settings(self.settings, self.settings_file)
+        if self.panel_toggle.isChecked() != show:
+            self.panel_toggle.setChecked(show)
+        self._update_panel_visibility()
+
+    def _panel_moved(self, left: int, top: int) -> None:
+        """The player dragged the panel: remember where, for the next start."""
+        self._panel_placed = True
+        if self.settings.steps_panel_position != (left, top):
+            self.settings = self.settings.with_changes(steps_panel_position=(left, top))
+            save_settings(self.settings, self.settings_file)
+
+    def _update_panel_visibility(self) -> None:
+        wanted = self.settings.show_steps_panel or self.fallback is not None
+        if wanted and not self.steps_panel.isVisible():
+            if not self._panel_placed:
+                place_beside(self.steps_panel, self)
+                self._panel_placed = True
+            self.steps_panel.show()
+        elif not wanted and self.steps_panel.isVisible():
+            self.steps_panel.hide()
+
+    def _fallback_reason(self, state: LiveState) -> str | None:
+        """Why the overlay cannot be drawn for ``state``, as one sentence, else None."""
+        problem = overlay_platform_problem()
+        if problem:
+            return problem
+        if state.kind == "unsupported" and "Wayland" in state.status:
+            return WAYLAND_FALLBACK
+        if state.kind == "blank" and state.status == _BLACK:
+            return BLACK_FALLBACK
+        if self.session is not None and not self.session.overlay_shown:
+            return FAILED_FALLBACK
+        return None
+
+    def _feed_panel(self, state: LiveState) -> None:
+        """Show ``state`` on the panel (the last board stays when there is none now) and
+        show or hide the panel as the option and the fallback say."""
+        self.fallback = self._fallback_reason(state)
+        view = self._panel_view(state)
+        if view is not None:
+            self.steps_panel.show_view(view)
+        self._update_panel_visibility()
+
+    def _panel_view(self, state: LiveState) -> StepsView | None:
+        board = state.board
+        if board is None:
+            previous = self.steps_panel.view()
+            if previous is None or state.kind not in ("blank", "uncertain", "no-puzzle"):
+                return None
+            return dataclasses.replace(previous, note=state.status)
+        route = state.route
+        if route is None and state.presses is not None and is_toa_board(board):
+            try:  # the route is off on the overlay; the panel still says how to walk
+                route = plan_route(state.presses, start_tile(state.player),
+                                   crossing_steps=self.settings.crossing_steps)
+            except RouteError:
+                route = None
+        reason = state.status if state.presses is None else None
+        return steps_view_from(board, state.presses, state.player, route,
+                               hidden=[c for c in state.hidden if c not in state.inferred],
+                               reason=reason)
 
     def _typed_title(self, pattern: str) -> str:
         text = self.target.currentText().strip() or self.settings.window_title
@@ -344,6 +477,7 @@ class ControlWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.stop_overlay()
         self.overlay.close()
+        self.steps_panel.close()
         if self.demo is not None:
             self.demo.close()
         super().closeEvent(event)

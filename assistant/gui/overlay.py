@@ -5,6 +5,11 @@ Marks arrive in physical screen pixels (what mss and the window system use); Qt 
 and paints in logical pixels, so every point goes through :func:`to_logical` with the
 device pixel ratio of the screen the game is on. Marks are annuli outside the area the
 reader samples, so the overlay never changes the next reading.
+
+On the ToA room the overlay also shows how to walk (ADR 60): the next plate's mark is
+drawn strongest, a thin line runs on the floor from the player to it, and a small
+diamond marks each floor tile to click on the way. The route's geometry comes cut out of
+the sampled discs (:mod:`assistant.route_overlay`), like the marks.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from PyQt6.QtWidgets import QWidget
 
 from assistant.capture import Rect
 from assistant.live import LiveState, Mark
+from assistant.route_overlay import RouteMarks
 
 __all__ = ["OVERLAY_TITLE", "Overlay", "parse_colour", "to_logical"]
 
@@ -65,6 +71,7 @@ class Overlay(QWidget):
         self.setWindowTitle(OVERLAY_TITLE)
         self.colour = colour or parse_colour("#00E5FFB4")
         self._marks: tuple[Mark, ...] = ()
+        self._route: RouteMarks | None = None
         self._area: Rect | None = None
         self._origin = (0, 0)
         self._ratio = 1.0
@@ -72,6 +79,10 @@ class Overlay(QWidget):
     @property
     def marks(self) -> tuple[Mark, ...]:
         return self._marks
+
+    @property
+    def route(self) -> RouteMarks | None:
+        return self._route
 
     def set_colour(self, colour: QColor) -> None:
         self.colour = colour
@@ -81,9 +92,11 @@ class Overlay(QWidget):
         """Show the marks of ``state`` over its captured area, or hide when there are none."""
         if not state.marks or state.window is None:
             self._marks = ()
+            self._route = None
             self.hide()
             return
         self._marks = state.marks
+        self._route = state.route_marks
         self._area = state.window
         screen = (
             QGuiApplication.screenAt(QRect(state.window.left, state.window.top, 1, 1).center())
@@ -117,6 +130,10 @@ class Overlay(QWidget):
         painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         outline = QColor(self.colour)
         outline.setAlpha(255)
+        route = self._route
+        next_plate = route.next_plate if route is not None else None
+        if route is not None:
+            self._draw_route(painter, route, outline)
         for mark in self._marks:
             path = QPainterPath()
             path.setFillRule(Qt.FillRule.OddEvenFill)
@@ -130,12 +147,30 @@ class Overlay(QWidget):
                 painter.setPen(pen)
                 painter.drawPolygon(self._polygon(mark.outer))
                 continue
-            painter.fillPath(path, self.colour)
-            painter.setPen(QPen(outline, 2.0))
+            if (mark.row, mark.col) == next_plate:
+                # the plate to step on now: nearly opaque, thick outline
+                strong = QColor(self.colour)
+                strong.setAlpha(max(230, self.colour.alpha()))
+                painter.fillPath(path, strong)
+                painter.setPen(QPen(outline, 3.5))
+            else:
+                painter.fillPath(path, self.colour)
+                painter.setPen(QPen(outline, 2.0))
             painter.drawPath(path)
             if mark.count > 1:
                 self._draw_count(painter, mark, outline)
         painter.end()
+
+    def _draw_route(self, painter: QPainter, route: RouteMarks, colour: QColor) -> None:
+        """The thin line to the next plate and a diamond on each waypoint, under the
+        marks; both already keep out of the sampled discs."""
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(colour, 2.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+        for line in route.path:
+            painter.drawPolyline(self._polygon(line))
+        painter.setPen(QPen(colour, 2.5))
+        for diamond in route.waypoint_marks:
+            painter.drawPolygon(self._polygon(diamond))
 
     def _draw_count(self, painter: QPainter, mark: Mark, colour: QColor) -> None:
         """The press count, written on the ring above the plate (never over its centre)."""

@@ -6,6 +6,7 @@ the worker thread and the overlay lives in one place.
 
 from __future__ import annotations
 
+import logging
 import signal
 
 from PyQt6.QtCore import QObject, QTimer, pyqtSignal
@@ -19,6 +20,8 @@ from assistant.live import LiveState
 from assistant.profile import Profile
 
 __all__ = ["OverlaySession", "exec_until_signalled"]
+
+log = logging.getLogger(__name__)
 
 
 class OverlaySession(QObject):
@@ -41,6 +44,8 @@ class OverlaySession(QObject):
         backend: WindowBackend | None = None,
         exclude_titles: tuple[str, ...] = (),
         track: bool = True,
+        show_route: bool = True,
+        crossing_steps: bool = True,
         overlay: Overlay | None = None,
         parent: QObject | None = None,
     ) -> None:
@@ -54,11 +59,22 @@ class OverlaySession(QObject):
             backend=backend,
             exclude_titles=(OVERLAY_TITLE, *exclude_titles),
             track=track,
+            show_route=show_route,
+            crossing_steps=crossing_steps,
         )
         self.worker.state_changed.connect(self._show)
+        #: False when the last state had marks the overlay did not show (it failed, or the
+        #: window system refused it): the control window then shows the steps panel.
+        self.overlay_shown = True
 
     def _show(self, state: LiveState) -> None:
-        self.overlay.show_state(state)
+        try:
+            self.overlay.show_state(state)
+        except Exception:  # the state must still reach the window (and the steps panel)
+            log.exception("the overlay could not show the state")
+            self.overlay_shown = False
+        else:
+            self.overlay_shown = not state.marks or self.overlay.isVisible()
         self.state_changed.emit(state)
 
     def start(self) -> None:

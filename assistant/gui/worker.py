@@ -37,6 +37,8 @@ class CaptureWorker(QThread):
         backend: WindowBackend | None = None,
         exclude_titles: tuple[str, ...] = (),
         track: bool = True,
+        show_route: bool = True,
+        crossing_steps: bool = True,
         parent=None,
     ) -> None:
         super().__init__(parent)
@@ -47,6 +49,8 @@ class CaptureWorker(QThread):
         self.backend = backend or default_backend()
         self.exclude_titles = exclude_titles
         self.track = track
+        self.show_route = show_route
+        self.crossing_steps = crossing_steps
         self._running = True
         self.last_state: LiveState | None = None
         self.frame_seconds: list[float] = []  # time of each tick, for the benchmark
@@ -66,6 +70,8 @@ class CaptureWorker(QThread):
                 self.objective,
                 exclude_titles=self.exclude_titles,
                 track=self.track,
+                show_route=self.show_route,
+                crossing_steps=self.crossing_steps,
             )
             next_tick = time.monotonic()
             while self._running:
@@ -91,6 +97,8 @@ class CaptureWorker(QThread):
 
 def _differs(a: LiveState, b: LiveState) -> bool:
     if a.key != b.key or a.window != b.window or len(a.marks) != len(b.marks):
+        return True
+    if a.player != b.player or a.route != b.route:  # a new place to walk from
         return True
     return any(
         abs(m.centre[0] - n.centre[0]) > 0.5 or abs(m.centre[1] - n.centre[1]) > 0.5

@@ -1,0 +1,203 @@
+"""The walking route carried by the live state (Qt-free): rendered rooms and walk-through
+sessions through the live loop, the route's simulation, and its picture never fooling
+the reader."""
+
+from __future__ import annotations
+
+import itertools
+
+import cv2
+import numpy as np
+import pytest
+
+from assistant.capture import Rect, WindowInfo
+from assistant.live import LiveLoop
+from assistant.puzzle import TOA_PLATES
+from assistant.route import ENTRANCE, is_toa_board, start_tile, tile_plate, walk
+from assistant.route_overlay import CLEAR_RADIUS, clip_segment, player_plate, route_marks
+from assistant.scene import SceneParams, render_scene
+from assistant.sequence import PictureSequence
+from assistant.vision.geometry import GridGeometry
+from assistant.vision.reader import read_frame
+from assistant.walkthrough import walk_through
+
+GAME = WindowInfo("h", "RuneLite - Player", Rect(200, 150, 800, 600))
+
+
+class _Backend:
+    name = "fake"
+
+    def unavailable(self):
+        return None
+
+    def windows(self):
+        return [GAME]
+
+    def update(self, window):
+        return GAME
+
+
+class _Grabber:
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame = frame
+
+    def grab(self, rect: Rect) -> np.ndarray:
+        top, left = rect.top - GAME.rect.top, rect.left - GAME.rect.left
+        return self.frame[top : top + rect.height, left : left + rect.width]
+
+    def desktop(self) -> Rect:
+        return Rect(0, 0, 1920, 1080)
+
+
+def _room(board: str) -> np.ndarray:
+    params = SceneParams(seed=3, board=board, frame_size=(800, 600), centre=(400, 300),
+                         spacing=70.0)
+    return render_scene(params).frame
+
+
+def _state(frame: np.ndarray, **loop_options):
+    loop = LiveLoop(_Backend(), _Grabber(frame), "RuneLite", **loop_options)
+    loop.tick()
+    return loop.tick()
+
+
+def _origin(state) -> np.ndarray:
+    """Where the reading's pixels sit on screen (the capture origin plus the offset of a
+    tracked grab), from a mark and its cell."""
+    mark = state.marks[0]
+    return np.array(mark.centre) - np.array(state.reading.geometry.cell_centre(mark.row, mark.col))
+
+
+def _check_route(state) -> None:
+    """The state's route walks from the player's tile to an all-lit board, stepping on the
+    answer's plates only, and its picture agrees with it."""
+    assert state.kind == "steps" and is_toa_board(state.board)
+    route = state.route
+    assert route is not None and route.start == start_tile(state.player)
+    if state.player is not None:
+        assert state.player in state.hidden
+    done = walk(state.board, route.start, route.clicks)
+    assert done.board.is_solved()
+    answer = {(int(r), int(c)) for r, c in np.argwhere(state.presses % 2 == 1)}
+    assert sorted(done.stepped) == sorted(answer)
+    marks = state.route_marks
+    assert marks.next_plate == route.steps[0] and marks.next_plate in answer
+    assert marks.next_plate in {(m.row, m.col) for m in state.marks}
+    first_step = next(i for i, click in enumerate(route.clicks) if click.step)
+    assert marks.waypoints == tuple(c.tile for c in route.clicks[:first_step])
+    assert all(tile_plate(tile) is None for tile in marks.waypoints)
+    assert len(marks.waypoint_marks) == len(marks.waypoints)
+    assert marks.path  # a line to the next plate
+
+
+def test_a_rendered_room_carries_a_route_from_the_entrance_with_waypoints() -> None:
+    state = _state(_room("101/0#0/111"))
+    _check_route(state)
+    assert state.player is None and state.route.start == ENTRANCE
+    assert len(state.route_marks.waypoints) == 2  # the top corners need a detour
+    # physical screen pixels: inside the game window
+    for line in state.route_marks.path:
+        assert np.all(line[:, 0] >= GAME.rect.left) and np.all(line[:, 0] <= GAME.rect.right)
+        assert np.all(line[:, 1] >= GAME.rect.top) and np.all(line[:, 1] <= GAME.rect.bottom)
+
+
+def test_no_route_when_it_is_switched_off() -> None:
+    state = _state(_room("101/0#0/111"), show_route=False)
+    assert state.kind == "steps" and state.marks
+    assert state.route is None and state.route_marks is None
+
+
+def test_the_crossing_rule_setting_reaches_the_planner() -> None:
+    on = _state(_room("101/0#0/111"))
+    off = _state(_room("101/0#0/111"), crossing_steps=False)
+    assert on.route.crossing_steps and not off.route.crossing_steps
+    assert off.route.click_count < on.route.click_count  # no detours without the rule
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_walk_through_sessions_carry_routes_that_light_every_plate(seed: int) -> None:
+    sequence = PictureSequence()
+    checked = on_plate = 0
+    for frame in walk_through(None, seed, ui=False):
+        state = sequence.feed(frame.scene.frame)
+        if state.kind != "steps":
+            continue
+        _check_route(state)
+        checked += 1
+        on_plate += state.player is not None
+    assert checked >= 3 and on_plate >= 1
+
+
+def test_the_player_is_the_hidden_plate_nearest_the_view_centre() -> None:
+    geometry = GridGeometry(3, 3, np.array([[100.0, 0, 200], [0, 100, 100], [0, 0, 1]]))
+    hidden = [(0, 0), (2, 2)]  # cell centres at (200, 100) and (400, 300)
+    assert player_plate(geometry, hidden, (390, 290)) == (2, 2)
+    assert player_plate(geometry, hidden, (210, 120)) == (0, 0)
+    assert player_plate(geometry, [(1, 1)], (300, 200)) is None  # the centre is no plate
+    assert player_plate(geometry, [], (300, 200)) is None
+
+
+def test_clipping_keeps_the_line_out_of_every_sampled_disc() -> None:
+    centres = np.array([(c, r) for r in range(3) for c in range(3)], np.float64)
+    pieces = clip_segment((0.0, 0.0), (2.0, 0.0), centres)
+    assert len(pieces) == 2  # cut at both ends and around the middle cell
+    for t0, t1 in pieces:
+        for t in np.linspace(t0, t1, 50):
+            point = np.array([2.0 * t, 0.0])
+            assert np.min(np.linalg.norm(centres - point, axis=1)) >= CLEAR_RADIUS - 1e-9
+    assert clip_segment((0.5, -0.5), (0.5, 2.5), centres) == [(0.0, 1.0)]  # between columns
+
+
+def test_route_marks_stay_outside_the_sampled_discs() -> None:
+    state = _state(_room("101/0#0/111"))
+    geometry = state.reading.geometry
+    origin = _origin(state)
+    inverse = np.linalg.inv(geometry.homography)
+    centres = np.array([(c, r) for r in range(3) for c in range(3)], np.float64)
+    shapes = [*state.route_marks.path,
+              *(np.vstack([d, d[:1]]) for d in state.route_marks.waypoint_marks)]
+    for shape in shapes:
+        for a, b in itertools.pairwise(shape):
+            for t in np.linspace(0, 1, 40):
+                pixel = a + t * (b - a) - origin
+                point = cv2.perspectiveTransform(pixel.reshape(1, 1, 2), inverse).reshape(2)
+                distance = np.min(np.linalg.norm(centres - point, axis=1))
+                assert distance >= CLEAR_RADIUS - 1e-6
+
+
+def test_the_drawn_route_does_not_change_the_reading() -> None:
+    """Paint marks, path and waypoints as the overlay does (thick, bright) onto the frame:
+    the reader must read the same board from it."""
+    frame = _room("101/0#0/111")
+    state = _state(frame)
+    assert state.route_marks.waypoints
+    origin = np.array([GAME.rect.left, GAME.rect.top])
+    painted = frame.copy()
+    magenta = (255, 0, 255, 255)[: painted.shape[2]]
+    for mark in state.marks:
+        ring = np.zeros(frame.shape[:2], np.uint8)
+        cv2.fillPoly(ring, [np.round(mark.outer - origin).astype(np.int32)], 1)
+        cv2.fillPoly(ring, [np.round(mark.inner - origin).astype(np.int32)], 0)
+        painted[ring.astype(bool)] = magenta
+    for line in state.route_marks.path:
+        pts = np.round(line - origin).astype(np.int32)
+        cv2.polylines(painted, [pts], False, magenta, 3, cv2.LINE_AA)
+    for diamond in state.route_marks.waypoint_marks:
+        pts = np.round(diamond - origin).astype(np.int32)
+        cv2.polylines(painted, [pts], True, magenta, 3, cv2.LINE_AA)
+    assert not np.array_equal(painted, frame)
+    again, before = read_frame(painted), read_frame(frame)
+    assert not again.abstain and again.board == before.board
+    assert again.hidden == before.hidden
+
+
+def test_route_marks_for_a_route_without_clicks_are_empty() -> None:
+    geometry = GridGeometry(3, 3, np.eye(3))
+    from assistant.route import plan_route
+
+    route = plan_route([], ENTRANCE)
+    assert route_marks(geometry, route, (0, 0)).next_plate is None
+
+
+def test_plates_constant_matches_the_planner() -> None:
+    assert all(tile_plate((2 * c, 2 * r)) == (r, c) for r, c in TOA_PLATES)
