@@ -224,6 +224,15 @@ def classify(
 
     if not clean.all():
         return Decision(None, confidence, features, "covered", worst)
+    if look is Look.TOA_PLATE:
+        # all alike is decided for every cell at once: a cell with a part of another hue
+        # (a figure over it) must not be swept along with the others
+        foreign = _off_hue(parts).any(axis=1)
+        # ... or sectors spread far beyond the frame's typical cell (noise spreads all alike)
+        foreign |= deviation > max(_PART_TOLERANCE * gap_min, 2.0 * float(np.median(deviation)))
+        if foreign.any() and not foreign.all():
+            return Decision(None, confidence, features, "covered",
+                            int(np.flatnonzero(foreign)[0]))
     if float(np.ptp(features)) > gap_min * 0.8:
         # neither one look nor two clearly separated looks
         return Decision(None, confidence, features, "ambiguous")

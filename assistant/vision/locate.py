@@ -27,7 +27,7 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["RingFit", "locate_ring"]
+__all__ = ["MAX_ROLL_SKEW", "RingFit", "locate_ring", "roll_skew"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
@@ -59,7 +59,7 @@ _SIZE_SPREAD = 3.3
 # correlation term of J Jᵀ at the ring's centre (J the homography's Jacobian): at most
 # 0.17 on every rendered camera up to 68° of pitch, 0.38 for a lattice sheared through six
 # plates of the real ring when two are hidden. Fits beyond this are not a camera's view.
-_MAX_ROLL_SKEW = 0.32
+MAX_ROLL_SKEW = 0.32
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
             continue
         if any(len(members & seen) >= 4 for _s, _f, seen in accepted):
             continue  # the same ring labelled from another corner
-        if _roll_skew(homography) > _MAX_ROLL_SKEW:
+        if roll_skew(homography) > MAX_ROLL_SKEW:
             continue  # a sheared lattice through some of the plates, not a camera's view
         if not _frames_are_purple(bgr, homography):
             continue
@@ -124,7 +124,7 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
     return accepted[0][1], None
 
 
-def _roll_skew(homography: np.ndarray) -> float:
+def roll_skew(homography: np.ndarray) -> float:
     """|correlation| of J Jᵀ, J the Jacobian of grid -> image at the ring's centre: 0 for a
     camera without roll, whatever its yaw, pitch or zoom."""
     def image(x: float, y: float) -> np.ndarray:
@@ -329,13 +329,13 @@ def _refine(
     bigger = areas[None, :] > 1.5 * matched_areas[:, None]
     if int(np.sum(np.any(beside & bigger, axis=1))) >= 4:
         return None
-    if _roll_skew(homography) > _MAX_ROLL_SKEW:
+    if roll_skew(homography) > MAX_ROLL_SKEW:
         return _SKEWED
     score = float(ok.sum()) - error * 5
     return score, homography, frozenset(int(x) for x in nearest[ok])
 
 
-#: What :func:`_refine` returns for a fit no camera could see (see :data:`_MAX_ROLL_SKEW`).
+#: What :func:`_refine` returns for a fit no camera could see (see :data:`MAX_ROLL_SKEW`).
 _SKEWED = object()
 
 

@@ -253,7 +253,53 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
+    if _another_ring_fits(fit.geometry, unmatched):
+        # the six other diamonds also fit a sheared ring whose missing corners lie
+        # elsewhere, and this camera makes that shear look like a plain view
+        return _abstain(
+            "Two opposite corner plates are covered: the plates cannot be placed for sure.",
+            "auto",
+        )
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched)
+
+
+def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
+    """For two opposite corners missing: the affine maps of the grid, other than the
+    ring's own symmetries, that take the six other ring places onto themselves. Each is a
+    second ring those six diamonds fit (found once by trying every permutation)."""
+    import itertools
+
+    out: dict[frozenset, list[np.ndarray]] = {}
+    ring = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    for corners in ({(0, 0), (2, 2)}, {(0, 2), (2, 0)}):
+        kept = [cell for cell in ring if cell not in corners]
+        src = np.array([(c, r, 1.0) for r, c in kept])
+        maps = []
+        for order in itertools.permutations(kept):
+            dst = np.array([(c, r) for r, c in order], np.float64)
+            affine, *_ = np.linalg.lstsq(src, dst, rcond=None)
+            if np.abs(src @ affine - dst).max() > 1e-9:
+                continue
+            full = np.vstack([affine.T, [0, 0, 1]])
+            moved = {tuple(np.rint(full @ (c, r, 1.0))[:2]) for r, c in corners}
+            if moved != {(c, r) for r, c in corners}:  # not a symmetry of the ring
+                maps.append(full)
+        out[frozenset(corners)] = maps
+    return out
+
+
+_SHEARS = _shear_relabellings()
+
+
+def _another_ring_fits(geometry: GridGeometry, unmatched: tuple[tuple[int, int], ...]) -> bool:
+    """With two opposite corners unmatched, could a sheared ring through the same six
+    diamonds be a camera's view too (see :func:`_shear_relabellings`)?"""
+    from assistant.vision.locate import MAX_ROLL_SKEW, roll_skew
+
+    for shear in _SHEARS.get(frozenset(unmatched), ()):
+        if roll_skew(geometry.homography @ shear) <= MAX_ROLL_SKEW:
+            return True
+    return False
 
 
 def _abstain(reason: str, mode: str, *, found: bool = False,
