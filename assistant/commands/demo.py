@@ -99,11 +99,22 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         room.stepped.connect(lambda board: _emit({"room": board, "tile": list(room.tile)}))
         room.arrived.connect(
-            lambda tile: _emit({"arrived": list(tile), "room": room.board})
+            lambda tile: _emit(
+                {"arrived": list(tile), "room": room.board, "plates": _plates_on_screen(room)}
+            )
         )
     else:
         room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
     room.show()
+    if args.json:  # where the plates are once the window manager has placed the room
+        from PyQt6.QtCore import QTimer
+
+        QTimer.singleShot(
+            500,
+            lambda: _emit(
+                {"view": list(room.tile), "room": room.board, "plates": _plates_on_screen(room)}
+            ),
+        )
     session = None
     if not args.room_only:
         from assistant.gui.overlay import parse_colour
@@ -129,6 +140,20 @@ def run(args: argparse.Namespace) -> int:
 
 def _emit(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
+
+
+def _plates_on_screen(room) -> list[list[float]]:
+    """The room's plate centres (TOA_PLATES order, room labelling) in physical screen
+    pixels, as the overlay's marks are given: a reader of the JSON maps a mark to the
+    room's plate under it (the assistant labels plates as seen on screen)."""
+    from PyQt6.QtCore import QPoint
+
+    origin = room.mapToGlobal(QPoint(0, 0))
+    ratio = room.devicePixelRatioF()
+    return [
+        [round((origin.x() + float(x)) * ratio, 1), round((origin.y() + float(y)) * ratio, 1)]
+        for x, y in room.scene.plate_centres
+    ]
 
 
 def _state_json(state) -> dict:
