@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         room.stepped.connect(lambda board: _emit({"room": board, "tile": list(room.tile)}))
         room.arrived.connect(
             lambda tile: _emit(
-                {"arrived": list(tile), "room": room.board, "plates": _plates_on_screen(room)}
+                {"arrived": list(tile), "room": room.board, **_on_screen(room)}
             )
         )
     else:
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         QTimer.singleShot(
             500,
             lambda: _emit(
-                {"view": list(room.tile), "room": room.board, "plates": _plates_on_screen(room)}
+                {"view": list(room.tile), "room": room.board, **_on_screen(room)}
             ),
         )
     session = None
@@ -142,18 +142,23 @@ def _emit(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
 
 
-def _plates_on_screen(room) -> list[list[float]]:
-    """The room's plate centres (TOA_PLATES order, room labelling) in physical screen
-    pixels, as the overlay's marks are given: a reader of the JSON maps a mark to the
-    room's plate under it (the assistant labels plates as seen on screen)."""
+def _on_screen(room) -> dict:
+    """Where the room is in physical screen pixels, as the overlay's marks are given: the
+    client area's top-left and size, and the plate centres (TOA_PLATES order, room
+    labelling), so a reader of the JSON can map a mark to the room's plate under it (the
+    assistant labels plates as seen on screen)."""
     from PyQt6.QtCore import QPoint
 
     origin = room.mapToGlobal(QPoint(0, 0))
     ratio = room.devicePixelRatioF()
-    return [
-        [round((origin.x() + float(x)) * ratio, 1), round((origin.y() + float(y)) * ratio, 1)]
-        for x, y in room.scene.plate_centres
-    ]
+    return {
+        "origin": [round(origin.x() * ratio), round(origin.y() * ratio)],
+        "size": [round(room.width() * ratio), round(room.height() * ratio)],
+        "plates": [
+            [round((origin.x() + float(x)) * ratio, 1), round((origin.y() + float(y)) * ratio, 1)]
+            for x, y in room.scene.plate_centres
+        ],
+    }
 
 
 def _state_json(state) -> dict:
