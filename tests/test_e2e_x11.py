@@ -127,7 +127,9 @@ def answer_plates(board: str) -> set[int]:
 def start_room(server, board: str, scale: float = 1.0):
     """Open the stand-in room; returns it, its screen origin and the screen before any mark."""
     room = Room(board, scale)
-    server.start_app("demo", "--room-only", "--board", board, "--title", TITLE, scale=scale)
+    server.start_app(
+        "demo", "--room-only", "--classic", "--board", board, "--title", TITLE, scale=scale
+    )
     found = wait_for(lambda: _located(room, server.grab()), 20, 0.2)
     assert found is not None, "the stand-in room did not appear"
     origin, screen = found

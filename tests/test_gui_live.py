@@ -211,8 +211,8 @@ def test_calibration_window_maps_real_clicks_and_samples_looks(qtbot, tmp_path: 
     assert np.array_equal(board.states, lit)
 
 
-def test_demo_room_click_steps_on_a_plate(qtbot) -> None:
-    room = DemoRoom(demo_params("111/0#0/110"))
+def test_classic_demo_room_click_steps_on_a_plate(qtbot) -> None:
+    room = DemoRoom(demo_params("111/0#0/110"), classic=True)
     qtbot.addWidget(room)
     room.show()
     x, y = room.scene.plate_centres[0]
@@ -221,14 +221,29 @@ def test_demo_room_click_steps_on_a_plate(qtbot) -> None:
     expected = toa_board("111/0#0/110").press(*TOA_PLATES[0]).format()
     assert blocker.args == [expected] and room.board == expected
     assert room.plate_at(QPointF(5, 5)) is None  # the wall is not a plate
+    assert not room.team and room.player_plate is None  # no one stands in the classic room
+
+
+def test_demo_room_click_walks_onto_a_plate_and_steps_on_it(qtbot) -> None:
+    room = DemoRoom(demo_params("111/0#0/110"), walk_speed=0)
+    qtbot.addWidget(room)
+    room.show()
+    x, y = room.scene.plate_centres[4]  # right plate, reachable without crossing another
+    with qtbot.waitSignal(room.stepped, timeout=2000) as blocker:
+        qtbot.mouseClick(room, Qt.MouseButton.LeftButton, pos=QPoint(int(x), int(y)))
+    expected = toa_board("111/0#0/110").press(*TOA_PLATES[4]).format()
+    assert blocker.args == [expected] and room.board == expected
+    assert room.player_plate == 4
+    assert room.plate_at(QPointF(5, 5)) is None  # the far wall is not a plate
 
 
 def test_demo_room_is_read_like_the_game(qtbot) -> None:
-    room = DemoRoom(demo_params("010/1#0/001"))
+    room = DemoRoom(demo_params("010/1#0/001"))  # the walk-through: player at the entrance
     qtbot.addWidget(room)
     loop = LiveLoop(NoWindows(), OneFrame(room.scene.frame), "x")
     state = loop.process(room.scene.frame, Rect(0, 0, *room.params.frame_size))
-    assert state.kind == "steps" and state.board.format() == "010/1#0/001"
+    assert state.kind == "steps" and state.board.format() == screen_board(room.scene)
+    assert room.player_plate is None and not state.hidden  # the player enters in view
 
 
 def test_control_window_grows_to_show_every_status_line(qtbot, tmp_path: Path) -> None:

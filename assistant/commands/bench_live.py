@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
             colour_jitter=0.0,
         ),
         title=title,
+        classic=True,  # a fixed view: the figures measure the loop, not a moving room
     )
     room.show()
     _spin(app, 1.0)

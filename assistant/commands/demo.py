@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 
 from assistant.errors import UserError, check_seconds
 
 NAME = "demo"
-HELP = "Open a stand-in puzzle room (click a plate to step on it) with the assistant on it."
+HELP = (
+    "Open a stand-in puzzle room (click the floor to walk there; plates entered are stepped on) "
+    "with the assistant on it."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +28,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="only the room, without the assistant (e.g. to run it separately)",
     )
+    parser.add_argument(
+        "--classic",
+        action="store_true",
+        help="the fixed view without a player, as before: a click on a plate steps on it",
+    )
+    parser.add_argument(
+        "--team",
+        type=int,
+        default=0,
+        metavar="N",
+        help="team-mates standing around the room, sometimes on a plate (0-3, default 0)",
+    )
+    parser.add_argument(
+        "--walk-speed",
+        type=float,
+        default=0.2,
+        metavar="S",
+        help="seconds per tile walked (default 0.2; 0 = at once)",
+    )
+    parser.add_argument(
+        "--no-crossing-steps",
+        dest="crossing_steps",
+        action="store_false",
+        help="walking across a plate does not step on it (only the clicked plate is stepped on)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object a line: the room's steps and arrivals, and what the "
+        "assistant shows (marks with their screen centres); for tests and scripts",
+    )
     parser.add_argument("--seconds", type=float, metavar="S", help="close after S seconds")
 
 
@@ -33,6 +68,14 @@ def run(args: argparse.Namespace) -> int:
     if args.board is not None:
         args.board = toa_board(args.board).format()  # one clear sentence if malformed
     check_seconds(args.seconds)
+    from assistant.gui.demo import MAX_TEAM
+
+    if not 0 <= args.team <= MAX_TEAM:
+        raise UserError(f"--team must be 0 to {MAX_TEAM}, not {args.team}.")
+    if args.classic and args.team:
+        raise UserError("--team needs the walk-through room (without --classic).")
+    if not 0 <= args.walk_speed <= 5:
+        raise UserError(f"--walk-speed must be 0 to 5 seconds per tile, not {args.walk_speed:g}.")
     from assistant.capture import display_problem
 
     if display_problem():
@@ -45,9 +88,33 @@ def run(args: argparse.Namespace) -> int:
     title = args.title or DEMO_TITLE
     if not title.strip():
         raise UserError("The window title must not be empty.")
-    room = DemoRoom(demo_params(args.board, args.seed), title=title)
-    room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
+    room = DemoRoom(
+        demo_params(args.board, args.seed),
+        title=title,
+        classic=args.classic,
+        team=args.team,
+        crossing_steps=args.crossing_steps,
+        walk_speed=args.walk_speed,
+    )
+    if args.json:
+        room.stepped.connect(lambda board: _emit({"room": board, "tile": list(room.tile)}))
+        room.arrived.connect(
+            lambda tile: _emit(
+                {"arrived": list(tile), "room": room.board, **_on_screen(room)}
+            )
+        )
+    else:
+        room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
     room.show()
+    if args.json:  # where the plates are once the window manager has placed the room
+        from PyQt6.QtCore import QTimer
+
+        QTimer.singleShot(
+            500,
+            lambda: _emit(
+                {"view": list(room.tile), "room": room.board, **_on_screen(room)}
+            ),
+        )
     session = None
     if not args.room_only:
         from assistant.gui.overlay import parse_colour
@@ -57,7 +124,10 @@ def run(args: argparse.Namespace) -> int:
         session = OverlaySession(
             f"^{re.escape(title)}$", fps=settings.fps, colour=parse_colour(settings.mark_color)
         )
-        session.state_changed.connect(lambda state: print(state.status, flush=True))
+        if args.json:
+            session.state_changed.connect(lambda state: _emit(_state_json(state)))
+        else:
+            session.state_changed.connect(lambda state: print(state.status, flush=True))
         session.start()
     try:
         exec_until_signalled(app, args.seconds)
@@ -66,3 +136,49 @@ def run(args: argparse.Namespace) -> int:
             session.stop()
             session.overlay.close()
     return 0
+
+
+def _emit(obj: dict) -> None:
+    print(json.dumps(obj), flush=True)
+
+
+def _on_screen(room) -> dict:
+    """Where the room is in physical screen pixels, as the overlay's marks are given: the
+    client area's top-left and size, and the plate centres (TOA_PLATES order, room
+    labelling), so a reader of the JSON can map a mark to the room's plate under it (the
+    assistant labels plates as seen on screen)."""
+    from PyQt6.QtCore import QPoint
+
+    origin = room.mapToGlobal(QPoint(0, 0))
+    ratio = room.devicePixelRatioF()
+    return {
+        "origin": [round(origin.x() * ratio), round(origin.y() * ratio)],
+        "size": [round(room.width() * ratio), round(room.height() * ratio)],
+        "plates": [
+            [round((origin.x() + float(x)) * ratio, 1), round((origin.y() + float(y)) * ratio, 1)]
+            for x, y in room.scene.plate_centres
+        ],
+    }
+
+
+def _state_json(state) -> dict:
+    """What the overlay shows: the kind, the marks (row, column, screen centre in
+    physical pixels, certain) and the plates hidden, inferred or undecided."""
+    return {
+        "kind": state.kind,
+        "marks": [
+            {
+                "row": m.row,
+                "col": m.col,
+                "x": round(float(m.centre[0]), 1),
+                "y": round(float(m.centre[1]), 1),
+                "certain": bool(m.certain),
+            }
+            for m in state.marks
+        ],
+        "board": None if state.board is None else state.board.format(),
+        "hidden": [list(c) for c in state.hidden],
+        "inferred": [list(c) for c in state.inferred],
+        "undecided": [list(c) for c in state.undecided],
+        "status": state.status,
+    }

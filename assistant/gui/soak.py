@@ -180,7 +180,7 @@ def soak(
 def _soak(app, frames, seed, fail_rate, backend, warmup, progress) -> SoakResult:
     rng = random.Random(seed)
     title = f"ToA Light Assistant soak room {os.getpid()}"
-    room = DemoRoom(demo_params("111/0#0/110", 7), title=title)
+    room = DemoRoom(demo_params("111/0#0/110", 7), title=title, classic=True)
     room.move(40, 40)
     room.show()
     overlay = Overlay()
