@@ -26,7 +26,8 @@ snap moves nobody, so the same plates stay hidden", false at oblique views, wher
 standing body hides the plate behind it) is never used. Exhaustively over the ToA board,
 one step onto a plate seen the frame before (the player walks over plain floor between
 plates) is always decided. Readings missed in between (the reader abstained) allow one more
-step each, so a history that frames never saw is not trusted.
+step per :data:`MISSED_FRAMES_PER_STEP`, so a history that frames never saw is not
+trusted.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from assistant.vision.reader import Reading
 
 __all__ = [
     "MAX_STEPS_BETWEEN",
+    "MISSED_FRAMES_PER_STEP",
     "BoardHistory",
     "Inference",
     "common_presses",
@@ -53,6 +55,10 @@ __all__ = [
 #: Steps that may happen between two readings: one, or two when a walk crosses a plate
 #: on its way or a frame was missed.
 MAX_STEPS_BETWEEN = 2
+#: Readings missed in a row that may hide one more step: a step takes at least a game
+#: tick (0.6 s; plates are two tiles apart), six frames of the live loop at 10 fps, so
+#: three is twice as cautious.
+MISSED_FRAMES_PER_STEP = 3
 # Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
 # three or more steps only for the ToA ring's size (beyond, every board is taken as
 # reachable: the history is dropped).
@@ -144,7 +150,7 @@ class BoardHistory:
         if not completions:
             self.miss()
             return None
-        steps = self.max_steps + self._missed
+        steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
         reached: tuple[Board, ...] = ()
         if self._belief and self._compatible(completions[0]):
             reached = self._reachable(completions, self._turn(reading), steps, reading.hidden)

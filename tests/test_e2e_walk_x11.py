@@ -148,16 +148,7 @@ def fail(server, lines: Lines, what: str) -> str:
     ("board", "team"),
     [
         ("111/0#0/110", 0),
-        pytest.param(
-            "000/1#0/110",
-            0,
-            marks=pytest.mark.xfail(
-                strict=False,  # depends on which frames the loop happens to capture
-                reason="live loop: after the first step (onto the left plate, the walk "
-                "passing a tile where the player hid the plate below) the hidden plate "
-                "stays undecided; assistant/live.py's inference, not the room",
-            ),
-        ),
+        ("000/1#0/110", 0),
     ],
 )
 def test_stepping_through_the_answer_by_clicking_the_marks(xserver, board, team) -> None:

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from assistant.inference import BoardHistory, common_presses, turn_board
+from assistant.inference import MISSED_FRAMES_PER_STEP, BoardHistory, common_presses, turn_board
 from assistant.puzzle import TOA_PLATES, Board, toa_board
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
@@ -163,7 +163,8 @@ def test_missed_frames_widen_the_belief_instead_of_trusting_it():
     current = board
     for plate in [(0, 0), (1, 2), (2, 1)]:  # three steps while the reader abstained
         current = current.press(*plate)
-        history.update(abstaining())
+        for _ in range(MISSED_FRAMES_PER_STEP):
+            history.update(abstaining())
     inference = history.update(reading_of(current, [(2, 1)]))
     assert current in inference.candidates
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from PyQt6 import sip
 from PyQt6.QtCore import QPointF, QRectF, Qt, pyqtSignal
 from PyQt6.QtGui import QColor, QImage, QPainter, QPen, QPolygonF
 from PyQt6.QtWidgets import (
@@ -97,6 +98,10 @@ class FrameView(QWidget):
         self.update()
 
     def paintEvent(self, event) -> None:
+        if sip.isdeleted(self):
+            # a paint queued before the calibration window was deleted: painting a dead
+            # widget (QPainter on it, left open by the error) crashed the process
+            return
         painter = QPainter(self)
         scale, ox, oy = self._scale()
         width, height = self.frame_size

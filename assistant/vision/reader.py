@@ -398,7 +398,9 @@ def _read_cells(
         # gamma change leave them, are no such sign)
         # A plate the locator did not see as a diamond is not read at all: olive-gold
         # trousers over a lit diamond read as a whole, even, unlit plate (confidence 0.9)
-        foreign = decision.foreign
+        # (auto mode only: calibrated corners are the player's clicks, so the sampled
+        # disc often overlaps a diamond's edge, which looks just as foreign)
+        foreign = decision.foreign if mode == "auto" else None
         doubtful = [
             int(i) for j, i in enumerate(visible)
             if cells[i] in unmatched
