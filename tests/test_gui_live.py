@@ -319,3 +319,16 @@ def test_every_window_command_sets_the_icon(qtbot) -> None:
 
     app = application()
     assert not app.windowIcon().isNull()
+
+
+def test_the_demo_room_walks_by_the_players_crossing_setting(qtbot, tmp_path) -> None:
+    from dataclasses import replace
+
+    for crossing in (True, False):
+        settings = replace(Settings(), crossing_steps=crossing)
+        window = ControlWindow(settings, backend=NoWindows(), settings_file=tmp_path / "s.toml")
+        qtbot.addWidget(window)
+        window.open_demo()
+        assert window.demo.crossing_steps is crossing
+        window.demo.close()
+        window.stop_overlay()

@@ -63,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UserError(f"The mark colour {error}.") from None
     app = application()
-    session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour)
+    session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour,
+                             show_route=settings.show_route,
+                             crossing_steps=settings.crossing_steps)
     last = {"status": None}
 
     def shown(state) -> None:

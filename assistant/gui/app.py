@@ -356,7 +356,7 @@ class ControlWindow(QMainWindow):
     # -- other windows -----------------------------------------------------------------------
     def open_demo(self) -> None:
         if self.demo is None:
-            self.demo = DemoRoom()
+            self.demo = DemoRoom(crossing_steps=self.settings.crossing_steps)
             self.demo.installEventFilter(self)
             place_beside(self.demo, self)
         if self.target.currentText() != DEMO_TITLE:
