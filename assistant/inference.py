@@ -123,7 +123,6 @@ class BoardHistory:
         self.max_steps = max_steps
         self._belief: tuple[Board, ...] = ()
         self._geometry: GridGeometry | None = None
-        self._hidden: tuple[tuple[int, int], ...] = ()
         self._missed = 0
         self._deltas: dict[tuple, np.ndarray] = {}
 
@@ -131,7 +130,6 @@ class BoardHistory:
         """Forget the session (the puzzle left the view, another window was chosen)."""
         self._belief = ()
         self._geometry = None
-        self._hidden = ()
         self._missed = 0
 
     @property
@@ -153,11 +151,10 @@ class BoardHistory:
         steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
         reached: tuple[Board, ...] = ()
         if self._belief and self._compatible(completions[0]):
-            reached = self._reachable(completions, self._turn(reading), steps, reading.hidden)
+            reached = self._reachable(completions, self._turn(reading), steps)
         # no history, or none that explains this frame: the frame alone decides
         self._belief = reached or completions
         self._geometry = reading.geometry
-        self._hidden = reading.hidden
         self._missed = 0
         return self._inference(reading)
 
@@ -178,7 +175,6 @@ class BoardHistory:
         completions: tuple[Board, ...],
         smooth_turn: int,
         steps: int,
-        hidden: tuple[tuple[int, int], ...],
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of

@@ -178,18 +178,14 @@ def run(args: argparse.Namespace) -> int:
     for source, result in results.items():
         print(f"{source} rooms, {args.sessions} walk-throughs"
               f"{' (steep cameras)' if args.steep else ''}:", file=out)
-        print(f"  {'single pictures':<22}" + "".join(f"{k:>10}" for k in PICTURE_OUTCOMES),
-              file=out)
-        for where, label in (("on", "player on a plate"), ("off", "player off the plates")):
-            row = result["pictures"][where]
-            print(f"  {label:<22}" + "".join(f"{row[k]:>10}" for k in PICTURE_OUTCOMES),
-                  file=out)
-        print(f"  {'sequences (live loop)':<22}" + "".join(f"{k:>10}" for k in SEQUENCE_OUTCOMES),
-              file=out)
-        for where, label in (("on", "player on a plate"), ("off", "player off the plates")):
-            row = result["sequences"][where]
-            print(f"  {label:<22}" + "".join(f"{row[k]:>10}" for k in SEQUENCE_OUTCOMES),
-                  file=out)
+        for title, table, outcomes in (
+            ("single pictures", result["pictures"], PICTURE_OUTCOMES),
+            ("sequences (live loop)", result["sequences"], SEQUENCE_OUTCOMES),
+        ):
+            print(f"  {title:<22}" + "".join(f"{k:>10}" for k in outcomes), file=out)
+            for where, label in (("on", "player on a plate"), ("off", "player off the plates")):
+                print(f"  {label:<22}" + "".join(f"{table[where][k]:>10}" for k in outcomes),
+                      file=out)
         seq = {k: sum(result["sequences"][w][k] for w in ("on", "off"))
                for k in SEQUENCE_OUTCOMES}
         judged = sum(seq.values()) - seq["settling"] - result["never_seen"]
