@@ -28,8 +28,13 @@ __all__ = [
     "blank_frame_reason",
     "default_backend",
     "display_problem",
+    "exclude_from_capture",
     "find_window",
 ]
+
+#: Windows 10 version 2004: the first build where a window can be left out of captures.
+EXCLUDE_FROM_CAPTURE_BUILD = 19041
+_WDA_EXCLUDEFROMCAPTURE = 0x11
 
 #: Titles of the game clients, as a case-insensitive regular expression.
 DEFAULT_TITLE_PATTERN = "RuneLite|Old School RuneScape"
@@ -309,3 +314,31 @@ class Grabber:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def exclude_from_capture(window_id: int, *, platform: str | None = None,
+                         windows_build: int | None = None, user32=None) -> bool:
+    """Leave our own top-level window (the overlay) out of screen captures, where the
+    system can; True when it now is.
+
+    Why: the assistant grabs the screen with the overlay on it. The marks sit where the
+    reader never samples, but for the frame after the camera moves they are stale and
+    may cross a plate, which then reads as covered. On Windows 10 2004 and later
+    ``SetWindowDisplayAffinity(WDA_EXCLUDEFROMCAPTURE)`` removes the window from every
+    capture (BitBlt, which mss uses, included) while it stays on the monitor. Earlier
+    builds treat that value as ``WDA_MONITOR`` and would put a black box in the capture,
+    so they are left alone. X11 and macOS without extra packages have no such switch; the
+    live reader copes with its own marks instead (a plate set aside is checked for a
+    whole diamond every frame)."""
+    platform = platform or sys.platform
+    if platform != "win32":
+        return False
+    if windows_build is None:
+        windows_build = sys.getwindowsversion().build  # type: ignore[attr-defined]
+    if windows_build < EXCLUDE_FROM_CAPTURE_BUILD:
+        return False
+    if user32 is None:
+        import ctypes
+
+        user32 = ctypes.windll.user32  # type: ignore[attr-defined]
+    return bool(user32.SetWindowDisplayAffinity(window_id, _WDA_EXCLUDEFROMCAPTURE))

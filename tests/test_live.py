@@ -266,3 +266,35 @@ def test_a_failed_grab_while_locating_again_is_a_failed_grab_not_an_exception() 
     assert region.width < GAME.rect.width
     loop.tick()
     assert loop.tick().kind == "steps"
+
+
+class _User32:
+    """Records SetWindowDisplayAffinity calls; answers as Windows would."""
+
+    def __init__(self, result: int = 1) -> None:
+        self.calls: list[tuple[int, int]] = []
+        self.result = result
+
+    def SetWindowDisplayAffinity(self, hwnd: int, affinity: int) -> int:
+        self.calls.append((hwnd, affinity))
+        return self.result
+
+
+def test_the_overlay_is_left_out_of_captures_only_where_windows_can() -> None:
+    """WDA_EXCLUDEFROMCAPTURE (0x11) from Windows 10 2004 (build 19041); older builds would
+    treat it as WDA_MONITOR and put a black box in the capture, so they are not asked;
+    other systems have no such switch."""
+    from assistant.capture import exclude_from_capture
+
+    user32 = _User32()
+    assert exclude_from_capture(42, platform="win32", windows_build=22631, user32=user32)
+    assert user32.calls == [(42, 0x11)]
+    older = _User32()
+    assert not exclude_from_capture(42, platform="win32", windows_build=18363, user32=older)
+    assert older.calls == []
+    refused = _User32(result=0)
+    assert not exclude_from_capture(7, platform="win32", windows_build=19041, user32=refused)
+    assert refused.calls == [(7, 0x11)]
+    assert not exclude_from_capture(42, platform="linux", user32=user32)
+    assert not exclude_from_capture(42, platform="darwin", user32=user32)
+    assert len(user32.calls) == 1

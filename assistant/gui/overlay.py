@@ -4,7 +4,9 @@ game that paints the marks of the current :class:`assistant.live.LiveState`.
 Marks arrive in physical screen pixels (what mss and the window system use); Qt places
 and paints in logical pixels, so every point goes through :func:`to_logical` with the
 device pixel ratio of the screen the game is on. Marks are annuli outside the area the
-reader samples, so the overlay never changes the next reading.
+reader samples, so the overlay never changes the next reading; where the system allows it
+(Windows 10 2004 and later) the window is also left out of screen captures altogether,
+since a stale mark, the frame after the camera moves, may cross a plate.
 
 On the ToA room the overlay also shows how to walk (ADR 60): the next plate's mark is
 drawn strongest, a thin line runs on the floor from the player to it, and a small
@@ -20,7 +22,7 @@ from PyQt6.QtCore import QPointF, QRect, QRectF, Qt
 from PyQt6.QtGui import QColor, QFont, QGuiApplication, QPainter, QPainterPath, QPen, QPolygonF
 from PyQt6.QtWidgets import QWidget
 
-from assistant.capture import Rect
+from assistant.capture import Rect, exclude_from_capture
 from assistant.live import LiveState, Mark
 from assistant.route_overlay import RouteMarks
 
@@ -75,6 +77,9 @@ class Overlay(QWidget):
         self._area: Rect | None = None
         self._origin = (0, 0)
         self._ratio = 1.0
+        #: the overlay is left out of screen captures (Windows 10 2004 and later), so the
+        #: reader never sees its own marks; None until the window is first shown
+        self.excluded_from_capture: bool | None = None
 
     @property
     def marks(self) -> tuple[Mark, ...]:
@@ -114,6 +119,14 @@ class Overlay(QWidget):
             self.show()
         self.raise_()  # clicking the game raises its window: stay above it
         self.update()
+
+    def showEvent(self, event) -> None:
+        if self.excluded_from_capture is None:  # the native window exists from here on
+            try:
+                self.excluded_from_capture = exclude_from_capture(int(self.winId()))
+            except OSError:
+                self.excluded_from_capture = False
+        super().showEvent(event)
 
     def _local(self, x: float, y: float) -> QPointF:
         lx, ly = to_logical(x, y, self._origin, self._ratio)
