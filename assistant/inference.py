@@ -25,8 +25,11 @@ wrong, only sometimes shows less; a constraint that could exclude the truth (suc
 snap moves nobody, so the same plates stay hidden", false at oblique views, where a
 standing body hides the plate behind it) is never used. Exhaustively over the ToA board,
 one step onto a plate seen the frame before (the player walks over plain floor between
-plates) is always decided. Readings missed in between (the reader abstained) allow one more
-step per :data:`MISSED_FRAMES_PER_STEP`, so a history that frames never saw is not
+plates) is always decided. Between two successive frames of the live loop (a tenth of a
+second at 10 fps) at most one step happens: a step takes a game tick. Readings further
+apart (the reader abstained in between, or the loop runs slowly) allow one more step per
+half tick of the time between them (:data:`SECONDS_PER_STEP`; without times, per
+:data:`MISSED_FRAMES_PER_STEP` readings missed), so a history that frames never saw is not
 trusted.
 """
 
@@ -43,8 +46,10 @@ from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading
 
 __all__ = [
+    "GAME_TICK_SECONDS",
     "MAX_STEPS_BETWEEN",
     "MISSED_FRAMES_PER_STEP",
+    "SECONDS_PER_STEP",
     "BoardHistory",
     "Inference",
     "common_presses",
@@ -52,12 +57,20 @@ __all__ = [
     "turn_board",
 ]
 
-#: Steps that may happen between two readings: one, or two when a walk crosses a plate
-#: on its way or a frame was missed.
-MAX_STEPS_BETWEEN = 2
-#: Readings missed in a row that may hide one more step: a step takes at least a game
-#: tick (0.6 s; plates are two tiles apart), six frames of the live loop at 10 fps, so
-#: three is twice as cautious.
+#: Steps that may happen between two successive readings of the live loop: one. A step
+#: is entering a plate, and the player enters at most one tile per game tick (0.6 s;
+#: running moves two tiles, but two plates are never next to each other), so two frames
+#: a tenth of a second apart never have two steps between them; a plate crossed on the
+#: way to another is stepped on a tick before the other.
+MAX_STEPS_BETWEEN = 1
+#: Seconds of a game tick: the most one more step can take ...
+GAME_TICK_SECONDS = 0.6
+#: ... and what is counted for one more step when readings are further apart than the
+#: loop's frames (half a tick: twice as cautious).
+SECONDS_PER_STEP = GAME_TICK_SECONDS / 2
+#: Readings missed in a row that may hide one more step, when no times are given: a step
+#: takes at least a game tick, six frames of the live loop at 10 fps, so three is twice
+#: as cautious.
 MISSED_FRAMES_PER_STEP = 3
 # Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
 # three or more steps only for the ToA ring's size (beyond, every board is taken as
@@ -88,16 +101,29 @@ class Inference:
 
 def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
     """The quarter turns (as :func:`turn_board` counts them) of the labels between two
-    readings, assuming the camera turned less than 45° in between: the turn of the
-    labelled x axis on screen, rounded to quarter turns."""
-    return round((_axis_angle(after) - _axis_angle(before)) / 90.0) % 4
+    readings, assuming the camera turned less than 45° in between.
+
+    Both grid axes on screen, with their lengths, are compared (the old ones turned as
+    the labels would turn, against the new ones), not the angle of one axis: a floor seen
+    steeply at about 45° gives two labellings that look alike, so a pan alone may turn
+    the labels by a quarter while the labelled x axis turns by only 40° on screen."""
+    old, new = _axes(before), _axes(after)
+    quarter = np.array([[0.0, -1.0], [1.0, 0.0]])  # the linear part of one label turn
+    return min(
+        range(4),
+        key=lambda t: float(np.linalg.norm(new - old @ np.linalg.matrix_power(quarter, t))),
+    )
 
 
-def _axis_angle(geometry: GridGeometry) -> float:
-    """Screen angle (degrees, y down) of the labelled grid's x axis through the middle row."""
-    mid_row = (geometry.rows - 1) / 2
-    a, b = geometry.to_image(np.array([[0.0, mid_row], [geometry.cols - 1.0, mid_row]]))
-    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))
+def _axes(geometry: GridGeometry) -> np.ndarray:
+    """The screen directions of the grid's x and y axes at its middle, as the columns of a
+    2x2 matrix scaled to unit area (a zoom does not count)."""
+    mx, my = (geometry.cols - 1) / 2, (geometry.rows - 1) / 2
+    step = 0.25
+    at = geometry.to_image(np.array([[mx - step, my], [mx + step, my],
+                                     [mx, my - step], [mx, my + step]]))
+    axes = np.column_stack([at[1] - at[0], at[3] - at[2]]) / (2 * step)
+    return axes / math.sqrt(max(abs(float(np.linalg.det(axes))), 1e-12))
 
 
 def turn_board(board: Board, turns: int) -> Board:
@@ -141,14 +167,19 @@ class BoardHistory:
         if self._belief:
             self._missed += 1
 
-    def update(self, reading: Reading) -> Inference | None:
+    def update(self, reading: Reading, seconds: float | None = None) -> Inference | None:
         """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
-        abstains."""
+        abstains. ``seconds`` since the last reading that did not abstain bound the steps
+        in between (one, and one more per :data:`SECONDS_PER_STEP`); without them, the
+        readings missed in between do (one more per :data:`MISSED_FRAMES_PER_STEP`)."""
         completions = reading.completions()
         if not completions:
             self.miss()
             return None
-        steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
+        if seconds is None:
+            steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
+        else:
+            steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
         reached: tuple[Board, ...] = ()
         if self._belief and self._compatible(completions[0]):
             reached = self._reachable(completions, self._turn(reading), steps)

@@ -16,6 +16,8 @@ the others are marked ``certain=False`` and the status says what the hidden plat
 from __future__ import annotations
 
 import logging
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -31,12 +33,13 @@ from assistant.capture import (
 )
 from assistant.inference import BoardHistory, Inference, common_presses, turn_board
 from assistant.profile import Profile, toa_default_profile
-from assistant.puzzle import Board
-from assistant.route import Route, RouteError, is_toa_board, plan_route, start_tile
-from assistant.route_overlay import RouteMarks, player_plate, route_marks
+from assistant.puzzle import TOA_PLATES, Board
+from assistant.route import Route, RouteError, is_toa_board, plan_route
+from assistant.route_overlay import RouteMarks, entrance_near, player_place, route_marks
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
-from assistant.vision.reader import Reading, read_frame
+from assistant.vision.locate import whole_diamonds
+from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
 
@@ -46,6 +49,8 @@ log = logging.getLogger(__name__)
 STABLE_FRAMES = 2
 #: Auto-located rings are re-located at least this often (frames), to follow the camera.
 RELOCATE_EVERY = 30
+#: Samples of where the camera draws the player kept (plates hidden in still views).
+SPOT_SAMPLES_KEPT = 40
 #: All windows are listed this often (frames); in between only the target is re-read.
 RELIST_EVERY = 10
 
@@ -96,6 +101,9 @@ class LiveState:
     player: tuple[int, int] | None = None
     route: Route | None = None
     route_marks: RouteMarks | None = None
+    #: where (physical screen pixels) the frame the reading was made on starts: a point
+    #: of the reading's geometry plus ``origin`` is on the screen (None without a reading)
+    origin: tuple[int, int] | None = None
 
     @property
     def key(self) -> tuple:
@@ -188,6 +196,8 @@ class LiveReader:
     corners, a calibrated read of a few milliseconds. Auto-located corners are checked by
     locating again, on a grab of the whole window, whenever the read abstains or its board
     changes, and every :data:`RELOCATE_EVERY` frames, so camera moves are followed.
+    Plates the search could not see (someone stands on them) stay hidden in the tracked
+    reads until one shows its whole diamond again, which calls for a new search.
     Corners are kept relative to the captured window area, so moving the window costs
     nothing.
     """
@@ -200,12 +210,27 @@ class LiveReader:
         self._since_locate = 0
         self._last_board: str | None = None
         self._window_size: tuple[int, int] | None = None
+        # where the ring was last seen, kept through abstentions: the camera follows the
+        # player, so the ring is found again from there (follow_frame)
+        self._last_seen: GridGeometry | None = None
+        #: searches of the whole window so far (a fresh locate, then following the ring
+        #: from where it was last seen): the costly part of a frame, counted for the
+        #: benchmarks (a camera change should cost at most one)
+        self.relocations = 0
+        # the cells the last search did not read (hidden), kept hidden by reads at its
+        # corners
+        self._set_aside: tuple[tuple[int, int], ...] = ()
+        # ... those of them to check for a whole diamond (_freed), and those a check found
+        # whole, whose search is under way
+        self._recheck: tuple[tuple[int, int], ...] = ()
+        self._freeing: tuple[tuple[int, int], ...] = ()
 
     def region(self, width: int, height: int) -> Rect | None:
         """The part of a ``width`` x ``height`` window area to grab (relative to it), or
         None for all of it. A changed window size forgets auto-located corners."""
         if self._window_size != (width, height) and not self._fixed:
             self._corners = None
+            self._last_seen = None
         self._window_size = (width, height)
         if self._corners is None or (not self.track and not self._fixed):
             return None
@@ -232,15 +257,36 @@ class LiveReader:
         whole area when the grid must be located. Returns the reading and the offset of
         the frame it was made on (its geometry is relative to that frame)."""
         if self._fixed:
-            return read_frame(frame, self._at(offset)), offset
+            return read_frame(frame, self._at(offset), max_hidden=MAX_HIDDEN_IN_SESSION), offset
         if self._corners is None or (offset == (0, 0) and frame.shape[:2] == self._full_shape()):
             return self._locate(frame if offset == (0, 0) else grab_all())
         self._since_locate += 1
-        reading = read_frame(frame, self._at(offset))
+        reading = self._tracked_read(frame, offset)
         # a changed board or hidden set: a step, or the camera moved under the old corners
         if reading.abstain or reading.board_text != self._last_board:
             return self._locate(grab_all())
+        # a plate set aside shows its whole diamond again: whatever covered it has gone
+        freed = self._freed(frame, reading)
+        if freed:
+            self._freeing = freed
+            return self._locate(grab_all())
         return reading, offset
+
+    def _freed(self, frame: np.ndarray, reading: Reading) -> tuple[tuple[int, int], ...]:
+        """The set-aside plates that show a whole diamond in this tracked frame. A plate
+        the search that follows still sets aside is not checked again until the next
+        search, so a plate the check and the search judge differently costs one search,
+        not one per frame."""
+        if not self._recheck or reading.geometry is None:
+            return ()
+        whole = whole_diamonds(frame, reading.geometry, self._recheck)
+        return tuple(cell for cell, free in zip(self._recheck, whole, strict=True) if free)
+
+    def _tracked_read(self, frame: np.ndarray, offset: tuple[int, int]) -> Reading:
+        """A read at the corners the locator found, as careful as the locator: the plates
+        it set aside stay hidden, and a plate with something over part of it is hidden."""
+        return read_frame(frame, self._at(offset), max_hidden=MAX_HIDDEN_IN_SESSION,
+                          set_aside=self._set_aside)
 
     def _full_shape(self) -> tuple[int, int] | None:
         return None if self._window_size is None else self._window_size[::-1]
@@ -250,13 +296,29 @@ class LiveReader:
 
     def _locate(self, frame: np.ndarray) -> tuple[Reading, tuple[int, int]]:
         self._since_locate = 0
-        reading = read_frame(frame, self.profile)
+        self.relocations += 1
+        # from where the ring was last seen first: the camera follows the player, so the
+        # floor has mostly shifted, and following it costs a quarter of a fresh search
+        # and keeps the plates' labels; a turn or zoom it cannot follow is searched afresh
+        reading = None
+        if self._last_seen is not None:
+            reading = follow_frame(frame, self._last_seen, self.profile)
+        if reading is None or reading.abstain:
+            reading = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION)
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
-            self._last_board = reading.board_text
+            self._last_seen = reading.geometry
+            # the next frames are read at these corners, which may read a plate the search
+            # set aside (or the other way round): compare them with such a read of this
+            # frame, or an unchanged view would cost a second search
+            self._set_aside = reading.hidden
+            self._recheck = tuple(cell for cell in reading.hidden if cell not in self._freeing)
+            tracked = self._tracked_read(frame, (0, 0))
+            self._last_board = reading.board_text if tracked.abstain else tracked.board_text
         else:
             self._corners = None
             self._last_board = None
+        self._freeing = ()
         return reading, (0, 0)
 
 
@@ -284,8 +346,11 @@ class LiveLoop:
         track: bool = True,
         show_route: bool = True,
         crossing_steps: bool = True,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.backend = backend
+        self.clock = clock  # seconds; the time between readings bounds the steps between
+        self._last_reading_at: float | None = None
         self.show_route = show_route
         self.crossing_steps = crossing_steps
         self.grabber = grabber
@@ -303,6 +368,13 @@ class LiveLoop:
         self._marks_key: tuple | None = None
         self._marks: tuple[Mark, ...] = ()
         self._route_key: tuple | None = None
+        # where on the captured area (physical pixels from its corner) the camera draws
+        # the player: samples from plates the player stood still on, for an area of this
+        # size, and the last frame's candidate (_player_place)
+        self._spot_samples: deque[tuple[float, float, int, float]] = deque(
+            maxlen=SPOT_SAMPLES_KEPT)  # (x, y, view, how near counts as the same place)
+        self._spot_size: tuple[int, int] | None = None
+        self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
         self._route: dict = {}
 
     def tick(self) -> LiveState:
@@ -375,17 +447,24 @@ class LiveLoop:
         if blank:
             return LiveState("blank", blank, window=area)
         reading, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
-        inference = self.history.update(reading)  # None when the reading abstains
+        now = self.clock()
+        since = None if self._last_reading_at is None else now - self._last_reading_at
+        inference = self.history.update(reading, since)  # None when the reading abstains
+        if inference is not None:
+            self._last_reading_at = now
+        origin = (area.left + offset[0], area.top + offset[1])
+        if self.show_route:
+            self._learn_spot(reading, area, offset)
         if inference is None:
             return LiveState(
-                "no-puzzle", reading.reason or "Puzzle not in view.", window=area, reading=reading
+                "no-puzzle", reading.reason or "Puzzle not in view.", window=area,
+                reading=reading, origin=origin,
             )
-        origin = (area.left + offset[0], area.top + offset[1])
         if not inference.certain:
             return self._uncertain(reading, inference, area, origin)
         board = self._with_objective(inference.board)
         solution = self._solve(board)
-        known = {"hidden": reading.hidden, "inferred": inference.inferred}
+        known = {"hidden": reading.hidden, "inferred": inference.inferred, "origin": origin}
         if not solution.solvable:
             return LiveState(
                 "unsolvable",
@@ -437,14 +516,16 @@ class LiveLoop:
         geometry = reading.geometry
         # the view's middle, in the pixels of the frame the reading was made on
         centre = (area.width / 2 - offset[0], area.height / 2 - offset[1])
-        player = player_plate(geometry, reading.hidden, centre)
+        spot = self._spot(area)
+        in_frame = None if spot is None else (spot[0] - offset[0], spot[1] - offset[1])
+        player, tile = player_place(geometry, reading.hidden, centre, in_frame)
         if not self.show_route:
             return {"player": player}
-        key = (geometry.homography.tobytes(), origin, board, player, self.crossing_steps)
+        start = tile or entrance_near(geometry, centre)
+        key = (geometry.homography.tobytes(), origin, board, start, self.crossing_steps)
         if self._route_key != key:
             try:
-                route = plan_route(presses, start_tile(player),
-                                   crossing_steps=self.crossing_steps)
+                route = plan_route(presses, start, crossing_steps=self.crossing_steps)
             except RouteError as error:  # never on this floor (tested); marks still shown
                 log.warning("no route: %s", error)
                 self._route = {"player": player}
@@ -453,6 +534,64 @@ class LiveLoop:
                                "route_marks": route_marks(geometry, route, origin)}
             self._route_key = key
         return self._route
+
+    def _spot(self, area: Rect) -> tuple[float, float] | None:
+        """Where the camera draws the player (area pixels), once learnt (_learn_spot):
+        the place where still hidden plates were seen in the most views, the nearest the
+        middle of the area of equals."""
+        if self._spot_size != (area.width, area.height):
+            self._spot_samples.clear()
+            self._last_hidden = []
+            self._spot_size = (area.width, area.height)
+        if not self._spot_samples:
+            return None
+        points = np.array([(x, y) for x, y, _view, _near in self._spot_samples])
+        views = np.array([view for _x, _y, view, _near in self._spot_samples])
+        near = np.array([n for _x, _y, _view, n in self._spot_samples])
+        middle = np.array([area.width / 2, area.height / 2])
+        best, best_score = None, None
+        for index, point in enumerate(points):
+            together = np.hypot(*(points - point).T) <= near[index]
+            score = (len(set(views[together].tolist())), -float(np.hypot(*(point - middle))))
+            if best_score is None or score > best_score:
+                best, best_score = together, score
+        x, y = np.median(points[best], axis=0)
+        return float(x), float(y)
+
+    def _learn_spot(self, reading: Reading, area: Rect, offset: tuple[int, int]) -> None:
+        """Learn where on the window the camera draws the player, so a player on the
+        plain floor between plates (a waypoint) is placed too (:func:`player_place`).
+
+        The camera keeps the player at one place on screen: while the player stands on a
+        plate, that plate stays put on screen whatever the camera does (it turns, pitches
+        and zooms about the player), and it is the same place at every plate. A plate
+        passed while walking moves with the camera; a team-mate's plate stays put only
+        while the view does, and lands elsewhere after the player's next step. So a
+        sample is a hidden plate where a hidden plate was a frame before, and the spot is
+        where samples from the most views (a view lasts from one search to the next)
+        gather."""
+        self._spot(area)  # forget the samples of another window size
+        geometry = reading.geometry
+        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+            self._last_hidden = []
+            return
+        view = self.reader.relocations
+        hidden = []
+        for cell in reading.hidden:
+            if cell not in TOA_PLATES:
+                continue
+            here = np.array(geometry.cell_centre(*cell)) + offset
+            near = 0.3 * geometry.local_spacing(*cell)
+            hidden.append(here)
+            # still: within a pixel or two (a camera turning about the player moves even
+            # the plates near the player by more)
+            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * near / 0.3)
+                        for before in self._last_hidden)
+            known = any(v == view and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
+                        for x, y, v, _n in self._spot_samples)
+            if still and not known:  # one sample per plate and view
+                self._spot_samples.append((float(here[0]), float(here[1]), view, near))
+        self._last_hidden = hidden
 
     def _with_objective(self, board: Board) -> Board:
         if self.objective is not None and self.objective != board.objective:
@@ -470,7 +609,7 @@ class LiveLoop:
         return LiveState(
             "uncertain", status, marks, None, None, area, reading,
             hidden=reading.hidden, inferred=inference.inferred,
-            undecided=inference.undecided, candidates=candidates,
+            undecided=inference.undecided, candidates=candidates, origin=origin,
         )
 
     def _find(self) -> WindowInfo | None:
@@ -501,6 +640,7 @@ class LiveLoop:
     def reset_history(self) -> None:
         """Forget what earlier frames showed (another window or puzzle)."""
         self.history.reset()
+        self._last_reading_at = None
 
     def _capture_area(self, window: WindowInfo) -> Rect:
         rect = self.reader.profile.capture.rect

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assistant.puzzle import TOA_PLATES
-from assistant.route import Route, Tile, tile_plate
+from assistant.route import ENTRANCE, Route, Tile, on_floor, plate_tile, tile_plate
 from assistant.vision.geometry import MARK_OUTER_RADIUS, SAMPLE_RADIUS, GridGeometry
 
 __all__ = [
     "CLEAR_RADIUS",
     "RouteMarks",
     "clip_segment",
+    "entrance_near",
+    "floor_tile_at",
     "player_plate",
     "route_marks",
     "tile_point",
@@ -82,6 +84,59 @@ def player_plate(
         return (x - cx) ** 2 + (y - cy) ** 2
 
     return min(plates, key=distance)
+
+
+def floor_tile_at(geometry: GridGeometry, point: tuple[float, float]) -> Tile | None:
+    """The floor tile under an image ``point`` (the geometry's pixels), or None when the
+    point is off the room's floor (or beyond the horizon)."""
+    inverse = np.linalg.inv(geometry.homography)
+    x, y, w = inverse @ np.array([point[0], point[1], 1.0])
+    if w <= 1e-12:
+        return None
+    tile = (round(float(2 * x / w)), round(float(2 * y / w)))
+    return tile if on_floor(tile) else None
+
+
+#: The middle tile of each side of the floor, the usual entrance (bottom) first: the ring
+#: looks the same from every side, so where the room was entered cannot be read from it.
+SIDE_ENTRANCES: tuple[Tile, ...] = (ENTRANCE, (2, -1), (-1, 2), (5, 2))
+
+
+def entrance_near(geometry: GridGeometry, point: tuple[float, float]) -> Tile:
+    """Where a player not yet placed most likely stands: the side's middle tile nearest
+    the floor under ``point`` (the middle of the view, which the camera keeps on the
+    player), the bottom one unless another is nearer by half a tile."""
+    inverse = np.linalg.inv(geometry.homography)
+    x, y, w = inverse @ np.array([point[0], point[1], 1.0])
+    if w <= 1e-12:
+        return ENTRANCE
+    floor = np.array([2 * x / w, 2 * y / w])
+    distance = [float(np.hypot(*(floor - side))) for side in SIDE_ENTRANCES]
+    nearest = int(np.argmin(distance))
+    return SIDE_ENTRANCES[nearest] if distance[nearest] < distance[0] - 0.5 else ENTRANCE
+
+
+def player_place(
+    geometry: GridGeometry,
+    hidden: Iterable[tuple[int, int]],
+    centre: tuple[float, float],
+    spot: tuple[float, float] | None = None,
+) -> tuple[tuple[int, int] | None, Tile | None]:
+    """Where the player is: ``(plate, tile)``, the plate None off the plates, both None
+    when nothing tells.
+
+    The game's camera keeps the player at one place on screen, so once that ``spot`` is
+    known (learnt from a plate the player stood on) the floor tile under it is the
+    player's tile, on a plate or on the plain floor between (a waypoint): a route is
+    planned from there. Until then the player is the hidden plate nearest the view's
+    middle (:func:`player_plate`), and off the plates nothing tells where."""
+    if spot is None:
+        plate = player_plate(geometry, hidden, centre)
+        return plate, None if plate is None else plate_tile(*plate)
+    tile = floor_tile_at(geometry, spot)
+    if tile is None:
+        return None, None
+    return tile_plate(tile), tile
 
 
 def clip_segment(

@@ -18,10 +18,13 @@ from assistant.errors import UserError
 from assistant.live import STABLE_FRAMES, LiveLoop, LiveState
 from assistant.profile import Profile
 
-__all__ = ["PICTURE_TITLE", "PictureSequence", "SequenceError", "state_record"]
+__all__ = ["FRAME_INTERVAL", "PICTURE_TITLE", "PictureSequence", "SequenceError",
+           "state_record"]
 
 #: The title of the stand-in window the pictures are shown in.
 PICTURE_TITLE = "picture sequence"
+#: Seconds between two pictures unless told: the live loop's frames at its 10 fps.
+FRAME_INTERVAL = 0.1
 
 
 class SequenceError(UserError):
@@ -75,13 +78,20 @@ class PictureSequence:
     stable_frames: int = STABLE_FRAMES
     show_route: bool = True
     crossing_steps: bool = True
+    #: seconds between two pictures, as the live loop's frames are apart (10 fps): the
+    #: time between readings bounds the steps the session may have taken in between
+    interval: float = FRAME_INTERVAL
 
     def __post_init__(self) -> None:
+        if not self.interval > 0:
+            raise SequenceError(f"The interval between frames must be positive, not "
+                                f"{self.interval:g}.")
         self._window = _PictureWindow()
         self._grabber = _PictureGrabber()
         self.loop = LiveLoop(self._window, self._grabber, PICTURE_TITLE, self.profile,
                              self.objective, stable_frames=self.stable_frames,
-                             show_route=self.show_route, crossing_steps=self.crossing_steps)
+                             show_route=self.show_route, crossing_steps=self.crossing_steps,
+                             clock=lambda: self.frames * self.interval)
         self.frames = 0
 
     def feed(self, picture: np.ndarray) -> LiveState:

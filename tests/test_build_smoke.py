@@ -226,8 +226,11 @@ def test_live_loop_reads_a_window(built, bundle_before, display):
     assert result.returncode in (0, 1), result.stderr
     assert result.stderr == ""
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert len(rows) == 2
+    cases = [row["case"] for row in rows]
+    assert cases == ["live-1280x720-tracked", "live-1280x720-baseline-locate-every-frame",
+                     "live-1280x720-walk-through"], cases
     assert all(row["frames"] > 0 and row["in_view"] for row in rows), rows
+    assert rows[2]["solved"], rows[2]  # the executable's loop walked a whole answer
 
 
 def test_nothing_is_written_beside_the_executable(built, bundle_before):

@@ -110,6 +110,28 @@ def test_a_single_picture_is_no_sequence(cli, walk):
     assert err.count("\n") == 1 and "at least two pictures" in err
 
 
+@pytest.mark.parametrize("interval", ["0", "-1", "nan"])
+def test_an_interval_that_is_no_time_is_one_sentence(cli, walk, interval):
+    _frames, names = walk
+    code, out, err = cli("detect", "--sequence", "--interval", interval, names[0], names[1])
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--interval" in err
+
+
+def test_the_pictures_are_frames_the_interval_apart_on_the_loop_clock(walk):
+    """The history bounds the steps between readings by the time between them: the
+    sequence's clock runs one interval per picture."""
+    from assistant.sequence import PictureSequence, SequenceError
+
+    frames, _names = walk
+    sequence = PictureSequence(interval=0.5)
+    for frame in frames[:3]:
+        sequence.feed(frame.scene.frame)
+    assert sequence.loop.clock() == pytest.approx(1.5)
+    with pytest.raises(SequenceError):
+        PictureSequence(interval=0)
+
+
 def test_pictures_of_another_size_stop_the_sequence_after_the_frames_before(cli, walk,
                                                                            tmp_path):
     _frames, names = walk

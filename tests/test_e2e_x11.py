@@ -265,6 +265,13 @@ def test_bench_live_reports_its_figures_with_a_baseline(apps) -> None:
     assert [row["case"] for row in rows] == [
         "live-1280x720-tracked",
         "live-1280x720-baseline-locate-every-frame",
+        "live-1280x720-walk-through",
     ]
     assert all(row["in_view"] and row["frames"] > 0 and row["frame_ms_median"] > 0 for row in rows)
-    assert rows[0]["speedup_vs_baseline"] > 0 and "met" in rows[0]
+    tracked, _baseline, walking = rows
+    assert tracked["speedup_vs_baseline"] > 0 and "met" in tracked
+    # the figure is measured with the walking route on the overlay, painted
+    assert tracked["route_drawn"] and tracked["paints"] > 0 and tracked["paint_ms_median"] > 0
+    # the player walked the whole route: every tile moved the view; the room ends lit
+    assert walking["solved"] and walking["view_changes"] >= 7
+    assert 0 < walking["relocations"] <= 2 * walking["view_changes"]

@@ -196,9 +196,25 @@ def test_three_state_grids_count_presses_mod_k():
     board = Board.from_arrays(np.zeros((3, 3), np.int64), np.ones((3, 3), bool), k=3)
     history = BoardHistory()
     history.update(reading_of(board))
-    after = board.press(1, 1).press(1, 1)
-    inference = history.update(reading_of(after, [(1, 1)]))
+    after = board.press(1, 1).press(1, 1)  # two presses: two game ticks at least
+    inference = history.update(reading_of(after, [(1, 1)]), seconds=1.2)
     assert inference.board == after
+
+
+def test_frames_a_tenth_of_a_second_apart_have_at_most_one_step_between() -> None:
+    """One step between two frames of the live loop: a hidden plate seen a frame before
+    keeps its state when nothing visible changed (with two steps allowed, stepping on a
+    plate and back on a neighbour could change it unseen, and it stayed undecided)."""
+    board = toa_board("100/0#0/110")
+    history = BoardHistory()
+    history.update(reading_of(board), seconds=0.1)
+    inference = history.update(reading_of(board, [(0, 1), (2, 1)]), seconds=0.1)
+    assert inference.board == board
+    # half a second later two steps could have happened in between: undecided
+    history = BoardHistory()
+    history.update(reading_of(board))
+    inference = history.update(reading_of(board, [(0, 1), (2, 1)]), seconds=0.7)
+    assert not inference.certain and board in inference.candidates
 
 
 def test_common_presses_marks_only_what_every_candidate_agrees_on():
@@ -210,3 +226,28 @@ def test_common_presses_marks_only_what_every_candidate_agrees_on():
             assert certain[r, c] == answers[0][r, c] and not undecided[r, c]
         else:
             assert certain[r, c] == 0 and undecided[r, c]
+
+
+def test_a_pan_that_relabels_a_steep_45_degree_view_is_told_from_the_geometry() -> None:
+    """Seen steeply at about 45° of yaw, the ring's two axes look alike on screen, and a
+    pan alone (the camera following the player) can turn the labels by a quarter while the
+    labelled x axis turns by only 40°. The turn is told from both axes: the board read
+    after the pan is the one before, relabelled by that turn (a wrong turn made the
+    history exclude the truth and show a wrong answer as certain)."""
+    from assistant.inference import quarter_turns_between
+    from assistant.scene import Camera, SceneParams, render_scene
+    from assistant.vision import read_frame
+
+    def read(look_at):
+        camera = Camera(yaw_deg=44.5, pitch_deg=65, spacing_px=90, look_at=look_at)
+        return read_frame(render_scene(SceneParams(
+            seed=1, room_seed=3, board="110/1#0/011", camera=camera, ui=False,
+            frame_size=(900, 640))).frame)
+
+    before, after = read((1.0, 2.6)), read((2.0, 0.0))
+    assert before.board is not None and after.board is not None
+    assert before.board.format() != after.board.format()  # the labels did turn
+    turns = quarter_turns_between(before.geometry, after.geometry)
+    assert turn_board(before.board, turns).format() == after.board.format()
+    # and without a pan nothing turns
+    assert quarter_turns_between(before.geometry, read((1.0, 2.6)).geometry) == 0

@@ -14,7 +14,15 @@ from assistant.capture import Rect, WindowInfo
 from assistant.live import LiveLoop
 from assistant.puzzle import TOA_PLATES
 from assistant.route import ENTRANCE, is_toa_board, start_tile, tile_plate, walk
-from assistant.route_overlay import CLEAR_RADIUS, clip_segment, player_plate, route_marks
+from assistant.route_overlay import (
+    CLEAR_RADIUS,
+    clip_segment,
+    entrance_near,
+    floor_tile_at,
+    player_place,
+    player_plate,
+    route_marks,
+)
 from assistant.scene import SceneParams, render_scene
 from assistant.sequence import PictureSequence
 from assistant.vision.geometry import GridGeometry
@@ -73,9 +81,11 @@ def _check_route(state) -> None:
     answer's plates only, and its picture agrees with it."""
     assert state.kind == "steps" and is_toa_board(state.board)
     route = state.route
-    assert route is not None and route.start == start_tile(state.player)
+    assert route is not None
     if state.player is not None:
-        assert state.player in state.hidden
+        assert route.start == start_tile(state.player)
+    else:  # off the plates: at the entrance, or where the player was seen to stand
+        assert route.start == ENTRANCE or tile_plate(route.start) is None
     done = walk(state.board, route.start, route.clicks)
     assert done.board.is_solved()
     answer = {(int(r), int(c)) for r, c in np.argwhere(state.presses % 2 == 1)}
@@ -114,18 +124,69 @@ def test_the_crossing_rule_setting_reaches_the_planner() -> None:
     assert off.route.click_count < on.route.click_count  # no detours without the rule
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2, 3])
-def test_walk_through_sessions_carry_routes_that_light_every_plate(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "ui"), [(0, False), (1, False), (2, True), (3, True)])
+def test_walk_through_sessions_carry_routes_that_light_every_plate(seed: int, ui: bool) -> None:
+    """Every frame with steps carries a route that solves the room; once the player has
+    stood still on a plate, the route starts where the player is, on the floor too."""
     sequence = PictureSequence()
-    checked = on_plate = 0
-    for frame in walk_through(None, seed, ui=False):
+    checked = on_plate = off_plate = stood = 0
+    placed = False
+    for frame in walk_through(None, seed, ui=ui):
         state = sequence.feed(frame.scene.frame)
         if state.kind != "steps":
             continue
         _check_route(state)
         checked += 1
         on_plate += state.player is not None
-    assert checked >= 3 and on_plate >= 1
+        observed = sequence.loop.last_observed  # this frame's (shown a frame later)
+        # placed once the player has stood still on a plate (two frames)
+        stood = stood + 1 if frame.player_plate is not None and frame.step >= 0 else 0
+        placed = placed or stood >= 2
+        if placed and observed.kind == "steps":
+            start = _on_picture(observed, observed.route.start)
+            truth = _project(frame.scene.homography, frame.player_tile)
+            spacing = float(np.min(np.hypot(*np.diff(frame.scene.plate_centres[:3], axis=0).T)))
+            # mid-walk the player is between tiles: the nearest tile is up to 0.7 tile off
+            tolerance = 0.5 if frame.event == "walking" else 0.25
+            error = float(np.hypot(*(start - truth))) / spacing
+            assert error < tolerance, (frame.event, frame.step, observed.route.start, error)
+            off_plate += frame.player_plate is None
+    assert checked >= 3 and on_plate >= 1 and off_plate >= 1
+
+
+def _on_picture(state, tile) -> np.ndarray:
+    """Where a floor tile of the reading's labelling is in the session's picture."""
+    point = state.reading.geometry.to_image(np.array([[tile[0] / 2, tile[1] / 2]]))[0]
+    left, top = state.window.left, state.window.top
+    return point + np.array(state.origin, np.float64) - (left, top)
+
+
+def _project(homography: np.ndarray, point) -> np.ndarray:
+    x, y, w = homography @ np.array([point[0], point[1], 1.0])
+    return np.array([x / w, y / w])
+
+
+def test_the_player_is_placed_on_the_plain_floor_from_where_the_camera_draws_them() -> None:
+    """Once the spot on screen where the camera keeps the player is known, the floor tile
+    under it is the player's, a plate or the plain floor between; off the floor, none."""
+    geometry = GridGeometry(3, 3, np.array([[100.0, 0, 200], [0, 100, 100], [0, 0, 1]]))
+    # grid point (x, y) is pixel (200 + 100 x, 100 + 100 y); tiles are half units
+    assert floor_tile_at(geometry, (250, 100)) == (1, 0)
+    assert floor_tile_at(geometry, (300, 330)) == (2, 5)  # the entrance tile
+    assert floor_tile_at(geometry, (300, 420)) is None  # beyond the floor
+    assert player_place(geometry, [(2, 2)], (390, 290)) == ((2, 2), (4, 4))
+    assert player_place(geometry, [], (390, 290)) == (None, None)
+    spot = (348, 205)  # learnt: the camera draws the player here
+    assert player_place(geometry, [], (0, 0), spot) == (None, (3, 2))
+    assert player_place(geometry, [(1, 2)], (0, 0), (399, 198)) == ((1, 2), (4, 2))
+    assert player_place(geometry, [], (0, 0), (900, 900)) == (None, None)
+    # not placed yet: the side of the floor nearest the middle of the view, the bottom
+    # one when none is clearly nearer (the ring looks the same from every side)
+    assert entrance_near(geometry, (300, 200)) == ENTRANCE  # the room's centre
+    assert entrance_near(geometry, (300, 20)) == (2, -1)
+    assert entrance_near(geometry, (120, 220)) == (-1, 2)
+    assert entrance_near(geometry, (480, 180)) == (5, 2)
+    assert entrance_near(geometry, (300, 390)) == ENTRANCE
 
 
 def test_the_player_is_the_hidden_plate_nearest_the_view_centre() -> None:

@@ -163,7 +163,7 @@ def _on_screen(room) -> dict:
 
 def _state_json(state) -> dict:
     """What the overlay shows: the kind, the marks (row, column, screen centre in
-    physical pixels, certain) and the plates hidden, inferred or undecided."""
+    physical pixels, certain), the plates hidden, inferred or undecided, and the route."""
     return {
         "kind": state.kind,
         "marks": [
@@ -181,4 +181,19 @@ def _state_json(state) -> dict:
         "inferred": [list(c) for c in state.inferred],
         "undecided": [list(c) for c in state.undecided],
         "status": state.status,
+        "route": _route_json(state.route_marks),
+    }
+
+
+def _route_json(marks) -> dict | None:
+    """The route as drawn: the next plate (row, column as the marks) and the centre of
+    each waypoint mark to click before it, in physical screen pixels."""
+    if marks is None:
+        return None
+    return {
+        "next": None if marks.next_plate is None else list(marks.next_plate),
+        "waypoints": [
+            [round(float(x), 1), round(float(y), 1)]
+            for x, y in (polygon.mean(axis=0) for polygon in marks.waypoint_marks)
+        ],
     }

@@ -20,7 +20,7 @@ from assistant.errors import UserError
 from assistant.inference import common_presses
 from assistant.profile import load_profile
 from assistant.puzzle import format_grid
-from assistant.sequence import PictureSequence, SequenceError, state_record
+from assistant.sequence import FRAME_INTERVAL, PictureSequence, SequenceError, state_record
 from assistant.solver import solve
 from assistant.vision import Reading, read_frame
 
@@ -96,6 +96,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read the pictures as successive frames of one live session: "
                              "the live loop itself tracks the plates, fills hidden plates "
                              "from the frames before and stabilises what it shows")
+    parser.add_argument("--interval", type=float, default=FRAME_INTERVAL, metavar="SECONDS",
+                        help="with --sequence: seconds between two frames (default "
+                             f"{FRAME_INTERVAL:g}, the live loop's 10 fps); the longer, the "
+                             "more steps the session may have taken unseen in between")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,12 +135,16 @@ def _run_sequence(args: argparse.Namespace, profile) -> int:
     """Frames in order through the live loop; one record per frame. Exit 0 when the last
     frame shows an answer (or all lit), 1 when it does not, 2 at the first picture that
     cannot be a frame (every frame before it is printed)."""
+    if not 0 < args.interval <= 3600:
+        raise SequenceError(
+            f"--interval must be a positive number of seconds, not {args.interval:g}."
+        )
     if len(args.images) < 2:
         raise SequenceError(
             "A sequence needs at least two pictures (successive frames of one session); "
             "for one picture leave out --sequence."
         )
-    sequence = PictureSequence(profile)
+    sequence = PictureSequence(profile, interval=args.interval)
     state = None
     for number, name in enumerate(args.images, start=1):
         try:

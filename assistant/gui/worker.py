@@ -54,6 +54,8 @@ class CaptureWorker(QThread):
         self._running = True
         self.last_state: LiveState | None = None
         self.frame_seconds: list[float] = []  # time of each tick, for the benchmark
+        self.frame_cpu_seconds: list[float] = []  # this thread's CPU time of each tick
+        self.loop: LiveLoop | None = None  # while running (the benchmark reads its reader)
 
     def stop(self) -> None:
         self._running = False
@@ -73,15 +75,18 @@ class CaptureWorker(QThread):
                 show_route=self.show_route,
                 crossing_steps=self.crossing_steps,
             )
+            self.loop = loop
             next_tick = time.monotonic()
             while self._running:
                 started = time.perf_counter()
+                cpu_started = time.thread_time()
                 try:
                     state = loop.tick()
                 except Exception:  # a bug must not kill the overlay silently: log, go on
                     log.exception("capture loop failed")
                     state = LiveState("error", "Something went wrong reading the screen; retrying.")
                 self.frame_seconds.append(time.perf_counter() - started)
+                self.frame_cpu_seconds.append(time.thread_time() - cpu_started)
                 self.frame_done.emit(state)
                 if self.last_state is None or _differs(state, self.last_state):
                     self.state_changed.emit(state)

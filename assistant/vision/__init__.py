@@ -15,13 +15,14 @@ from assistant.vision.geometry import (
     GridGeometry,
     geometry_from_corners,
 )
-from assistant.vision.locate import RingFit, locate_ring
+from assistant.vision.locate import RingFit, follow_ring, locate_ring
 from assistant.vision.reader import (
     NOT_IN_VIEW,
     FrameError,
     Reading,
     TileReading,
     as_bgr,
+    follow_frame,
     read_frame,
 )
 
@@ -42,6 +43,8 @@ __all__ = [
     "TileReading",
     "as_bgr",
     "classify",
+    "follow_frame",
+    "follow_ring",
     "geometry_from_corners",
     "locate_ring",
     "read_frame",

@@ -27,7 +27,7 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["MAX_ROLL_SKEW", "RingFit", "locate_ring", "roll_skew"]
+__all__ = ["MAX_ROLL_SKEW", "RingFit", "follow_ring", "locate_ring", "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
@@ -48,6 +48,9 @@ _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
 _LUMA = np.array([0.114, 0.587, 0.299])
 _EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median brightness
+# ... but for this many of them: team-mates stand there, and a small, steep view puts
+# some of the points on the dark joints between tiles
+_UNEVEN_FLOOR_POINTS = 4
 _HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
 # The game's camera tilts to 68° from straight down: the floor's far axis shrinks to
 # cos 68° = 0.37 of the near one, and perspective makes near diamonds up to ~3x the area
@@ -102,9 +105,23 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
     blobs = _gold_blobs(frame, factor)
     if len(blobs.areas) < _MIN_MATCHED:
         return None, "not-found"
-    hypotheses = _ring_hypotheses(blobs)
+    accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _NEAR_SPANS))
+    if not accepted:
+        # a corner's two neighbours hidden on opposite sides (a player on one edge plate, a
+        # team-mate on the opposite one): span the lattice from a corner to the far ones
+        accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _FAR_SPANS))
+    if not accepted:
+        return None, "not-found"
+    if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
+        return None, "several"
+    return accepted[0][1], None
+
+
+def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozenset[int]]]:
+    """The hypotheses that pass the checks on the picture (at most two: one is the answer,
+    two that score alike make it ambiguous)."""
     accepted: list[tuple[float, RingFit, frozenset[int]]] = []
-    for score, homography, members in hypotheses:
+    for score, homography, members, middle_blob in hypotheses:
         if any(members == seen for _s, _f, seen in accepted):
             continue
         if any(len(members & seen) >= 4 for _s, _f, seen in accepted):
@@ -113,15 +130,156 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
             continue  # a sheared lattice through some of the plates, not a camera's view
         if not _frames_are_purple(bgr, homography):
             continue
+        if middle_blob and _middle_is_framed(bgr, homography):
+            continue  # a ninth plate in the middle: not the ToA ring
         fit = _labelled_fit(homography, blobs, members)
         accepted.append((score, fit, members))
         if len(accepted) > 1:
             break
-    if not accepted:
-        return None, "not-found"
-    if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
-        return None, "several"
-    return accepted[0][1], None
+    return accepted
+
+
+# Following the ring from the last place it was seen (see follow_ring).
+_MIN_FOLLOWED = 4  # diamonds on the moved ring
+_FOLLOW_TOLERANCE = 0.25  # grid units, on the floor seen by the previous camera
+_FOLLOW_AREA = (0.4, 2.6)  # a diamond's area on that floor, of the drawn diamond's
+
+
+def follow_ring(frame: np.ndarray, previous: GridGeometry) -> RingFit | None:
+    """Find the ring again after the camera has followed the player across the floor.
+
+    The game's camera follows the player at a fixed yaw, pitch and zoom, so a step moves
+    the whole view as a translation *of the floor*: the new grid-to-image map is the old
+    one after a shift of the grid (a quarter turn about the player is one too: the ring
+    turned a quarter about any point is the ring shifted). The shift has two unknowns, so
+    fewer diamonds pin it down than a fresh search needs: four, where a player on a plate
+    and team-mates around leave the six of a fresh search too few. A small turn or zoom
+    with the step is taken up by a homography fitted to five or more matched diamonds.
+    The result is labelled as seen on screen, like a fresh search's. None when the
+    placement is unsure: fewer than four diamonds on the shifted ring, another shift that
+    fits nearly as many (a ring moved by one plate keeps four of its eight places), a
+    diamond in its middle.
+    """
+    height, width = frame.shape[:2]
+    factor = 2 if max(width, height) > _HALF_RESOLUTION_ABOVE else 1
+    blobs = _gold_blobs(frame, factor)
+    homography = previous.homography
+    if len(blobs.areas) < _MIN_FOLLOWED or abs(np.linalg.det(homography)) < 1e-12:
+        return None
+    inverse = np.linalg.inv(homography)
+    image = np.column_stack([blobs.centres, np.ones(len(blobs.areas))])
+    w = image @ inverse[2]
+    in_front = w > 1e-9  # points beyond the horizon have no place on the floor
+    floor = (image @ inverse[:2].T) / np.where(in_front, w, 1.0)[:, None]
+    # a pixel area on the floor: the area divided by the map's Jacobian determinant there
+    wf = np.column_stack([floor, np.ones(len(floor))]) @ homography[2]
+    jacobian = abs(np.linalg.det(homography)) / np.maximum(np.abs(wf), 1e-12) ** 3
+    floor_area = blobs.areas / np.maximum(jacobian, 1e-12)
+    diamonds = np.flatnonzero(
+        in_front
+        & (floor_area >= _FOLLOW_AREA[0] * _DIAMOND_AREA)
+        & (floor_area <= _FOLLOW_AREA[1] * _DIAMOND_AREA)
+    )
+    if len(diamonds) < _MIN_FOLLOWED:
+        return None
+    spots = floor[diamonds]
+
+    def matches(shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        d = np.hypot(*(spots[None, :, :] - (_RING + shift)[:, None, :]).transpose(2, 0, 1))
+        return d.argmin(axis=1), d.min(axis=1) <= _FOLLOW_TOLERANCE
+
+    shifts = (spots[:, None, :] - _RING[None, :, :]).reshape(-1, 2)
+    counts = np.array([matches(shift)[1].sum() for shift in shifts])
+    best = shifts[int(np.argmax(counts))]
+    nearest, ok = matches(best)
+    for _ in range(2):  # the mean shift of the matched diamonds, then match again
+        best = np.mean(spots[nearest[ok]] - _RING[ok], axis=0)
+        nearest, ok = matches(best)
+    found = int(ok.sum())
+    if found < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < found:
+        return None
+    rivals = counts[np.hypot(*(shifts - best).T) > 0.5]
+    if len(rivals) and rivals.max() > found - (2 if found == _MIN_FOLLOWED else 1):
+        return None  # another shift fits (nearly) as many diamonds: which plate is unsure
+    if np.any(np.hypot(*(spots - (best + 1.0)).T) <= _FOLLOW_TOLERANCE):
+        return None  # a diamond where the ring has none
+    moved = homography @ np.array([[1, 0, best[0]], [0, 1, best[1]], [0, 0, 1]], np.float64)
+    # five diamonds or more also fix a small turn or zoom; four fix only the shift
+    fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
+    for candidate in (fitted, moved):
+        placed = _placed(candidate, blobs, diamonds)
+        if placed is not None:
+            chosen, members = placed
+            break
+    else:
+        return None
+    if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
+        return None
+    return _labelled_fit(chosen, blobs, members)
+
+
+def whole_diamonds(
+    frame: np.ndarray, geometry: GridGeometry, cells: tuple[tuple[int, int], ...]
+) -> tuple[bool, ...]:
+    """Which of the ring ``cells`` ((row, col), from 0) show a whole diamond where
+    ``geometry`` places them: on its place and as large, for the floor there, as the
+    ring's other diamonds.
+
+    Why: the live loop keeps a plate the last search could not see hidden while the view
+    stays still, so a search is not repeated every frame; this local check tells when
+    whatever covered it has gone (a team-mate walked off, or the assistant's own marks,
+    seen in the capture, moved away with the camera), for a few tenths of a millisecond
+    instead of a search. A diamond still partly covered is odd-sized or off its place, as
+    the locator judges it (:func:`_worst_covered`)."""
+    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in set(cells)]
+    found = dict.fromkeys(wanted, False)
+    blobs = _gold_blobs(frame, 1)
+    if len(blobs.areas) and wanted:
+        homography = geometry.homography
+        at = geometry.to_image(_RING)
+        spacing = float(np.mean(np.hypot(*np.diff(at[[0, 1, 2]], axis=0).T)))
+        d = np.hypot(*(at[:, None, :] - blobs.centres[None, :, :]).transpose(2, 0, 1))
+        nearest, residual = d.argmin(axis=1), d.min(axis=1)
+        ok = residual <= _MATCH_TOLERANCE * spacing
+        others = ok.copy()
+        others[wanted] = False
+        if others.sum() >= _MIN_FOLLOWED:
+            on_floor = blobs.areas[nearest] / _area_scale(homography, _RING)
+            size = on_floor / float(np.median(on_floor[others]))
+            whole = (ok & (size >= 1 / _ODD_SIZE) & (size <= _ODD_SIZE)
+                     & (residual <= _OUTLIER * spacing))
+            found = {index: bool(whole[index]) for index in wanted}
+    by_cell = {(int(_RING[i][1]), int(_RING[i][0])): found[i] for i in wanted}
+    return tuple(by_cell.get(cell, False) for cell in cells)
+
+
+def _placed(
+    homography: np.ndarray | None, blobs: _Blobs, diamonds: np.ndarray
+) -> tuple[np.ndarray, frozenset[int]] | None:
+    """A followed ring checked on the picture: at least four diamonds within the match
+    tolerance of their plates, fitted as tightly as a fresh search's, and a view a camera
+    without roll gives. Returns the homography and the matched blobs."""
+    if homography is None or roll_skew(homography) > MAX_ROLL_SKEW:
+        return None
+    at = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    spacing = float(np.mean(np.hypot(*np.diff(at[[0, 1, 2]], axis=0).T)))
+    pts = blobs.centres[diamonds]
+    d = np.hypot(*(at[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    nearest, residual = d.argmin(axis=1), d.min(axis=1)
+    ok = residual <= _MATCH_TOLERANCE * spacing
+    if ok.sum() < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < int(ok.sum()):
+        return None
+    # a diamond partly under a player (odd-sized for the floor, its centroid off centre)
+    # is no member: its plate is not read, as a fresh search leaves it unmatched
+    on_floor = blobs.areas[diamonds][nearest] / _area_scale(homography, _RING)
+    size = on_floor / float(np.median(on_floor[ok]))
+    odd_size = (size < 1 / _ODD_SIZE) | (size > _ODD_SIZE)
+    ok &= ~(odd_size & (residual > _HIDDEN_SHIFT * spacing))
+    if ok.sum() < _MIN_FOLLOWED:
+        return None
+    if float(np.sqrt(np.mean(residual[ok] ** 2))) / spacing > _MAX_FIT_ERROR:
+        return None
+    return homography, frozenset(int(i) for i in diamonds[nearest[ok]])
 
 
 def roll_skew(homography: np.ndarray) -> float:
@@ -191,35 +349,51 @@ def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:
     return _Blobs(np.array(centres, np.float64).reshape(-1, 2), np.array(areas, np.float64))
 
 
-def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[int]]]:
-    """Candidate rings as (score, homography grid->image, matched blob indices), best first."""
+# How far from a corner the two blobs spanning the first guess are, in plate spacings:
+# the neighbours along the row and the column, or (when one of those is hidden) the far
+# corner along it.
+_NEAR_SPANS = ((1, 1),)
+# per ring plate (row-major): how much more the first guess may miss it, growing with its
+# distance from the corner the guess starts at
+_FAR_SLACK = 1 + 0.35 * np.maximum(0, _RING.sum(axis=1) - 1)
+_FAR_SPANS = ((2, 1), (1, 2), (2, 2))
+
+
+def _ring_hypotheses(
+    blobs: _Blobs, spans: tuple[tuple[int, int], ...] = _NEAR_SPANS
+) -> list[tuple[float, np.ndarray, frozenset[int], bool]]:
+    """Candidate rings as (score, homography grid->image, matched blob indices, a
+    diamond-sized blob in the middle), best first."""
     pts, areas = blobs.centres, blobs.areas
     n = len(pts)
     spacing_guess = np.sqrt(areas / _DIAMOND_AREA)
     diff = pts[None, :, :] - pts[:, None, :]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     ratio = areas[None, :] / areas[:, None]
-    plausible = (
-        (dist >= 0.45 * spacing_guess[:, None])
-        & (dist <= 1.9 * spacing_guess[:, None])
-        & (ratio > 1 / _SIZE_SPREAD)
-        & (ratio < _SIZE_SPREAD)
-    )
-    np.fill_diagonal(plausible, False)
-    results: list[tuple[float, np.ndarray, frozenset[int]]] = []
+    alike = (ratio > 1 / _SIZE_SPREAD) & (ratio < _SIZE_SPREAD)
+    np.fill_diagonal(alike, False)
+
+    def plausible(span: int) -> np.ndarray:
+        return (alike & (dist >= 0.45 * span * spacing_guess[:, None])
+                & (dist <= 1.9 * span * spacing_guess[:, None]))
+
+    within = {span: plausible(span) for span in {s for pair in spans for s in pair}}
+    results: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
     seen: set[frozenset[int]] = set()
     tried: set[frozenset[int]] = set()
     a_coef = _RING[:, 0][None, :, None]
     b_coef = _RING[:, 1][None, :, None]
-    for i in range(n):
-        near = np.flatnonzero(plausible[i])
-        if len(near) < 2:
+    for i, (span1, span2) in ((i, pair) for i in range(n) for pair in spans):
+        first = np.flatnonzero(within[span1][i])
+        second = np.flatnonzero(within[span2][i])
+        if len(first) < 1 or len(second) < 1 or len(np.union1d(first, second)) < 2:
             continue
-        near = near[np.argsort(dist[i, near])][:_NEIGHBOURS]
-        jj, kk = np.meshgrid(near, near, indexing="ij")
+        first = first[np.argsort(dist[i, first])][:_NEIGHBOURS]
+        second = second[np.argsort(dist[i, second])][:_NEIGHBOURS]
+        jj, kk = np.meshgrid(first, second, indexing="ij")
         jj, kk = jj.ravel(), kk.ravel()
-        e1 = pts[jj] - pts[i]
-        e2 = pts[kk] - pts[i]
+        e1 = (pts[jj] - pts[i]) / span1
+        e2 = (pts[kk] - pts[i]) / span2
         l1 = np.hypot(*e1.T)
         l2 = np.hypot(*e2.T)
         cross = e1[:, 0] * e2[:, 1] - e1[:, 1] * e2[:, 0]
@@ -235,32 +409,34 @@ def _ring_hypotheses(blobs: _Blobs) -> list[tuple[float, np.ndarray, frozenset[i
         d = np.hypot(*(predicted[:, :, None, :] - pts[None, None, :, :]).transpose(3, 0, 1, 2))
         nearest = np.argmin(d, axis=2)
         best = np.take_along_axis(d, nearest[..., None], axis=2)[..., 0]
-        tol = _FIRST_TOLERANCE * np.sqrt(l1 * l2)  # foreshortened axes: their mean scale
-        ok = best <= tol[:, None]
+        # foreshortened axes: their mean scale; farther from the spanning blobs, a steep
+        # perspective bends the lattice away from the affine guess
+        tol = _FIRST_TOLERANCE * np.sqrt(l1 * l2)[:, None] * _FAR_SLACK[None, :]
+        ok = best <= tol
         for p in np.flatnonzero(ok.sum(axis=1) >= _MIN_MATCHED - 1):
-            first = frozenset(nearest[p][ok[p]].tolist())
-            if first in tried:
+            matches = frozenset(nearest[p][ok[p]].tolist())
+            if matches in tried:
                 continue  # the same blobs from another corner or direction
             found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]))
             if found is _SKEWED:
                 continue  # a sheared lattice: the same blobs may still fit the ring itself
-            tried.add(first)
+            tried.add(matches)
             if found is None:
                 continue
-            score, homography, members = found
+            score, homography, members, middle_blob = found
             if members in seen:
                 continue
             seen.add(members)
-            results.append((score, homography, members))
+            results.append((score, homography, members, middle_blob))
     results.sort(key=lambda item: -item[0])
     return results
 
 
-def _checked_fit(pts, areas, ok, nearest):
+def _checked_fit(pts, areas, ok, nearest, needed=_MIN_MATCHED):
     """Drop odd-sized matches, require enough distinct ones, and fit: ``(ok, homography)``,
     the homography None when the matches cannot make a ring."""
     ok = ok & _similar_size(areas[nearest], ok)
-    if ok.sum() < _MIN_MATCHED or len(set(nearest[ok].tolist())) < int(ok.sum()):
+    if ok.sum() < needed or len(set(nearest[ok].tolist())) < int(ok.sum()):
         return ok, None
     return ok, _fit(pts, ok, nearest)
 
@@ -272,8 +448,11 @@ def _refine(
     does not fit (a player merged with a diamond makes an odd-sized blob off centre), and
     check the result."""
     homography = None
-    for _ in range(3):
-        ok, homography = _checked_fit(pts, areas, ok, nearest)
+    for round_ in range(3):
+        # the affine first guess misses the far plates of a steep perspective view: its
+        # five nearest matches fix a homography good enough to find the others
+        ok, homography = _checked_fit(pts, areas, ok, nearest,
+                                      _MIN_MATCHED - 1 if round_ == 0 else _MIN_MATCHED)
         if homography is None:
             return None
         predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
@@ -288,14 +467,12 @@ def _refine(
     if homography is None:
         return None
     # a diamond partly hidden by a player, or merged with his gold-ish skin, has an odd size
-    # and its centroid off centre: refit without such blobs
-    predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    residual = np.hypot(*(predicted - pts[nearest]).T)
-    size = areas[nearest] / float(np.median(areas[nearest[ok]]))
-    odd_size = (size < 1 / _ODD_SIZE) | (size > _ODD_SIZE)
-    hidden = ok & (residual > _HIDDEN_SHIFT * spacing) & odd_size
-    if hidden.any() and (ok & ~hidden).sum() >= _MIN_MATCHED:
-        ok = ok & ~hidden
+    # and its centroid off centre: refit without such blobs, the worst first (its pull
+    # bends the fit into a false perspective that makes sound diamonds look odd-sized)
+    while (ok.sum() > _MIN_MATCHED
+           and (worst := _worst_covered(pts, areas, ok, nearest, homography, spacing)) >= 0):
+        ok = ok.copy()
+        ok[worst] = False
         homography = _fit(pts, ok, nearest)
         if homography is None:
             return None
@@ -308,8 +485,11 @@ def _refine(
     centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
     median_area = float(np.median(areas[nearest[ok]]))
     diamond_like = (areas >= median_area / 2.5) & (areas <= median_area * 2.5)
-    if np.any(diamond_like & (np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing)):
-        return None  # a diamond in the middle: not the ToA ring (a floor tile may be gold-ish)
+    # a diamond-sized gold blob in the middle: a ninth plate (another puzzle's 3x3 grid,
+    # checked by its frame in _locate_at), or a figure's head or gold clothes over the
+    # plain middle tile, which players cross all the time
+    middle_blob = bool(np.any(
+        diamond_like & (np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing)))
     # the blobs must be diamond-sized for this lattice (rejects the tan plate corners and
     # other small repeated details that sit on a lattice of their own)
     quad = cv2.perspectiveTransform(
@@ -332,11 +512,35 @@ def _refine(
     if roll_skew(homography) > MAX_ROLL_SKEW:
         return _SKEWED
     score = float(ok.sum()) - error * 5
-    return score, homography, frozenset(int(x) for x in nearest[ok])
+    return score, homography, frozenset(int(x) for x in nearest[ok]), middle_blob
 
 
 #: What :func:`_refine` returns for a fit no camera could see (see :data:`MAX_ROLL_SKEW`).
 _SKEWED = object()
+
+
+def _worst_covered(
+    pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray,
+    homography: np.ndarray, spacing: float,
+) -> int:
+    """The matched ring place whose blob is most off its place among those both off
+    centre and odd-sized for the floor (a diamond partly covered), or -1 when none is."""
+    predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    residual = np.hypot(*(predicted - pts[nearest]).T)
+    # sizes on the floor: a steep view shows far diamonds smaller, which is no sign
+    on_floor = areas[nearest] / _area_scale(homography, _RING)
+    size = on_floor / float(np.median(on_floor[ok]))
+    odd_size = (size < 1 / _ODD_SIZE) | (size > _ODD_SIZE)
+    covered = ok & (residual > _HIDDEN_SHIFT * spacing) & odd_size
+    if not covered.any():
+        return -1
+    return int(np.argmax(np.where(covered, residual, -1.0)))
+
+
+def _area_scale(homography: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
+    """Image area per unit of grid area at each grid point (the Jacobian determinant)."""
+    w = np.column_stack([grid_points, np.ones(len(grid_points))]) @ homography[2]
+    return abs(float(np.linalg.det(homography))) / np.maximum(np.abs(w), 1e-12) ** 3
 
 
 def _similar_size(areas: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -389,6 +593,19 @@ def _purpleness(bgr_points: np.ndarray) -> np.ndarray:
     return np.minimum(bgr_points[:, 0], bgr_points[:, 2]) - bgr_points[:, 1]
 
 
+def _side_purpleness(frame_bgr: np.ndarray) -> np.ndarray:
+    """(8, 4 sides, 4 directions): the most purple of the three depths sampled."""
+    return _purpleness(frame_bgr).reshape(8, 4, 4, 3).max(axis=3)
+
+
+def _purple_sides(bgr: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """Per ring plate, how many sides of its frame are purpler than the floor between."""
+    floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
+    per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
+    frames = _side_purpleness(_sample(bgr, homography, per_plate))
+    return np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
+
+
 def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     """Do the diamonds sit in purple frames? Clean frames show it in the colour on (nearly)
     all four sides of each diamond. JPEG smears colour away at small scales, so a frame
@@ -399,13 +616,12 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     even = np.abs(floor_luma - np.median(floor_luma)) <= _EVEN_FLOOR * max(
         float(np.median(floor_luma)), 1.0
     )
-    if int(even.sum()) < len(_FLOOR_POINTS) - 3:
+    if int(even.sum()) < len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS:
         return False  # between real plates lies an even floor, not a textured background
     floor = float(np.median(_purpleness(floor_bgr)))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
     frame_bgr = _sample(bgr, homography, per_plate)
-    # the most purple of the three depths, the median of the four directions, per side
-    frames = _purpleness(frame_bgr).reshape(8, 4, 4, 3).max(axis=3)
+    frames = _side_purpleness(frame_bgr)
     purple_sides = np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
     if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
         return True
@@ -418,6 +634,22 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     darker = frame_luma <= float(np.median(floor_luma)) * (1 - _DARKER_FRAME)
     purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor - 2 * _PURPLE_MARGIN
     return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
+
+
+def _middle_is_framed(bgr: np.ndarray, homography: np.ndarray) -> bool:
+    """Does the middle of the lattice sit in a purple frame like a plate's? (A figure
+    standing there does not: its outline is not a diamond's frame on three sides.)"""
+    def sides(points: np.ndarray) -> np.ndarray:  # per point, per side: frame purpleness
+        frame = _purpleness(_sample(bgr, homography, (points[:, None] + _FRAME_POINTS)
+                                    .reshape(-1, 2)))
+        return np.median(frame.reshape(len(points), 4, 4, 3).max(axis=3), axis=2)
+
+    floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
+    plates = float(np.median(sides(_RING)))
+    # grey or dark clothes are more "purple" than a tan floor: compare with the plates'
+    # own frames, half-way between the floor and them
+    level = max(floor + _PURPLE_MARGIN, 0.5 * (floor + plates))
+    return int(np.sum(sides(np.array([[1.0, 1.0]]))[0] >= level)) >= 2
 
 
 # Relabellings of the ring: new grid point -> old grid point, as 3x3 affine matrices about

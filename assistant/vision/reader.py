@@ -34,18 +34,20 @@ from assistant.vision.geometry import (
     GridGeometry,
     geometry_from_corners,
 )
-from assistant.vision.locate import locate_ring
+from assistant.vision.locate import follow_ring, locate_ring
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
     from assistant.profile import GridSpec, Profile
 
 __all__ = [
     "MAX_HIDDEN",
+    "MAX_HIDDEN_IN_SESSION",
     "NOT_IN_VIEW",
     "FrameError",
     "Reading",
     "TileReading",
     "as_bgr",
+    "follow_frame",
     "read_frame",
 ]
 
@@ -54,6 +56,10 @@ NOT_IN_VIEW = "Puzzle not in view."
 #: (the locator needs 6 of the 8 ToA diamonds to place the ring, and every hidden cell
 #: doubles what the live loop must tell apart).
 MAX_HIDDEN = 2
+#: ... and in a live session, whose history fills hidden cells in (the live loop, and
+#: follow_frame, which only it uses): a standing body at a steep camera hides the plate
+#: behind its own too, so a player and a team-mate can leave three plates covered.
+MAX_HIDDEN_IN_SESSION = 3
 # A ToA diamond is gold: red over green over blue with at least this saturation.
 _GOLD_MIN_SATURATION = 0.3
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
@@ -216,12 +222,22 @@ def as_bgr(frame: object) -> np.ndarray:
     return frame[..., :3]
 
 
-def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
-    """Read the puzzle in a BGR or BGRA frame.
+def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
+               max_hidden: int = MAX_HIDDEN,
+               set_aside: tuple[tuple[int, int], ...] | None = None) -> Reading:
+    """Read the puzzle in a BGR or BGRA frame; at most ``max_hidden`` cells hidden (the
+    live loop, whose history fills them in, allows :data:`MAX_HIDDEN_IN_SESSION`).
 
     With a profile that has corners, the grid is placed by them (calibrated mode);
     without corners (or without a profile) the ToA ring is located automatically.
     Generic grids need corners: there is nothing to locate them by.
+
+    ``set_aside``: the corners are where the locator placed the ring in an earlier frame
+    of the same view, and these cells are the ones it did not read (hidden). The reading
+    is then as careful as the locator's own: those cells stay hidden, and so does a cell
+    with something foreign over part of it (a player standing on a plate reads as an
+    unlit plate from what shows around the feet). A player's clicked corners are not that
+    exact, so calibrated reads skip that check.
     """
     from assistant.profile import GridSpec
 
@@ -237,7 +253,11 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
         )
     if profile is not None and profile.corners is not None:
         geometry = geometry_from_corners(grid.rows, grid.cols, np.array(profile.corners))
-        return _read_cells(bgr, geometry, grid, look, refs, "calibrated", unmatched=())
+        if set_aside is not None:
+            return _read_cells(bgr, geometry, grid, look, refs, "auto",
+                               unmatched=tuple(set_aside), max_hidden=max_hidden)
+        return _read_cells(bgr, geometry, grid, look, refs, "calibrated", unmatched=(),
+                           max_hidden=max_hidden)
     if not grid.is_toa_ring:
         return _abstain(
             "This profile has no corner positions: calibrate the grid first.", "calibrated"
@@ -260,7 +280,33 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None) -> Reading:
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
         )
-    return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched)
+    return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
+                       max_hidden=max_hidden)
+
+
+def follow_frame(frame: np.ndarray, previous: GridGeometry,
+                 profile: Profile | None = None) -> Reading:
+    """Read the ToA ring by following it from ``previous``, the place the live loop last
+    saw it, when locating afresh finds nothing: after a step the camera has moved with
+    the player, and the player and team-mates may leave too few diamonds for a fresh
+    search (:func:`assistant.vision.locate.follow_ring`). The plates keep their labels."""
+    from assistant.profile import GridSpec
+
+    bgr = as_bgr(frame)
+    whole = frame if frame.ndim == 3 else bgr
+    grid = profile.grid if profile is not None else GridSpec(3, 3, ((1, 1),), 2, 1)
+    if not grid.is_toa_ring or grid.states != 2:
+        return _abstain(NOT_IN_VIEW, "auto")
+    look = Look(profile.appearance.look) if profile is not None else Look.TOA_PLATE
+    refs = profile.appearance.references_bgr() if profile is not None else None
+    fit = follow_ring(whole, previous)
+    if fit is None:
+        return _abstain(NOT_IN_VIEW, "auto")
+    unmatched = tuple(
+        cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
+    )
+    return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
+                       max_hidden=MAX_HIDDEN_IN_SESSION)
 
 
 def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
@@ -321,6 +367,7 @@ def _read_cells(
     refs: tuple[tuple[int, int, int], tuple[int, int, int]] | None,
     mode: str,
     unmatched: tuple[tuple[int, int], ...],
+    max_hidden: int = MAX_HIDDEN,
 ) -> Reading:
     cells = grid.cells
     points = geometry.sample_points(cells, SAMPLE_OFFSETS)
@@ -358,10 +405,11 @@ def _read_cells(
         if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
             return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
         covered = np.flatnonzero(~gold)
-        if len(covered) > MAX_HIDDEN:
+        if len(covered) > max_hidden:
             r, c = cells[int(covered[0])]
             return _abstain(
-                _too_many_covered(cells, covered, look), mode, found=True, geometry=geometry,
+                _too_many_covered(cells, covered, look, max_hidden), mode, found=True,
+                geometry=geometry,
                 tiles=pending_tiles(),
             )
         hidden.extend(int(i) for i in covered)
@@ -375,13 +423,13 @@ def _read_cells(
                             sectors=SAMPLE_SECTORS)
         if decision.lit is None:
             if (decision.reason == "covered" and decision.bad_cell is not None
-                    and len(hidden) < MAX_HIDDEN and len(visible) > 2):
+                    and len(hidden) < max_hidden and len(visible) > 2):
                 hidden.append(int(visible[decision.bad_cell]))
                 continue
             # a plate the locator did not see as a diamond (a gold figure over it) can
             # spoil the looks of all the others: decide without it
             suspects = [int(i) for i in visible if cells[i] in unmatched]
-            if suspects and len(hidden) < MAX_HIDDEN and len(visible) > 2:
+            if suspects and len(hidden) < max_hidden and len(visible) > 2:
                 hidden.append(suspects[0])
                 continue
             bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
@@ -409,10 +457,11 @@ def _read_cells(
         ]
         if not doubtful:
             break
-        if len(hidden) + 1 > MAX_HIDDEN:
+        if len(hidden) + 1 > max_hidden:
             r, c = cells[doubtful[0]]
             return _abstain(
-                _too_many_covered(cells, np.array(hidden + doubtful[:1]), look), mode,
+                _too_many_covered(cells, np.array(hidden + doubtful[:1]), look, max_hidden),
+                mode,
                 found=True, geometry=geometry, tiles=pending_tiles(),
             )
         hidden.append(doubtful[0])
@@ -481,11 +530,12 @@ def _is_gold(bgr: np.ndarray) -> np.ndarray:
     )
 
 
-def _too_many_covered(cells: list[tuple[int, int]], covered: np.ndarray, look: Look) -> str:
+def _too_many_covered(cells: list[tuple[int, int]], covered: np.ndarray, look: Look,
+                      max_hidden: int = MAX_HIDDEN) -> str:
     """More cells covered than a reading may hide: name them."""
     places = ", ".join(f"row {cells[i][0] + 1}, column {cells[i][1] + 1}" for i in covered)
     return (f"Too much of the puzzle is covered ({_cell_name(look).lower()}s at {places}); "
-            f"at most {MAX_HIDDEN} may be hidden.")
+            f"at most {max_hidden} may be hidden.")
 
 
 def _reason(decision: Decision, cells: list[tuple[int, int]], look: Look,

@@ -1,0 +1,314 @@
+"""Following the ring from where the live loop last saw it (locate.follow_ring,
+reader.follow_frame): after a step the camera has moved with the player, and the player
+and team-mates may cover more plates than a fresh search can do without. Every plate the
+follow places must be where the plate is; a picture it cannot place for sure is not
+placed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from assistant.live import LiveReader
+from assistant.puzzle import TOA_PLATES, toa_board
+from assistant.scene import Camera, SceneParams, render_scene
+from assistant.scene3d import random_figure
+from assistant.vision import follow_frame, follow_ring, locate_ring, read_frame
+
+BOARD = "101/1#0/011"
+FRAME = (900, 640)
+
+
+def plate_xy(index: int) -> tuple[float, float]:
+    row, col = TOA_PLATES[index]
+    return float(col), float(row)
+
+
+def room(look_at, *, yaw: float, pitch: float, spacing: float, figures=(), seed: int = 1,
+         board: str = BOARD):
+    camera = Camera(yaw_deg=yaw, pitch_deg=pitch, spacing_px=spacing, look_at=look_at)
+    return render_scene(SceneParams(seed=seed, room_seed=3, board=board, camera=camera,
+                                    figures=tuple(figures), ui=False, frame_size=FRAME))
+
+
+def standing(plates, seed: int):
+    rng = np.random.default_rng(seed)
+    return [random_figure(rng, plate_xy(p)) for p in plates]
+
+
+def ring_positions(geometry) -> np.ndarray:
+    return geometry.to_image(np.array([(c, r) for r, c in TOA_PLATES], np.float64))
+
+
+def assert_on_the_plates(geometry, scene) -> None:
+    """Each placed plate lands on a distinct true plate centre."""
+    placed = ring_positions(geometry)
+    d = np.hypot(*(placed[:, None, :] - scene.plate_centres[None, :, :]).transpose(2, 0, 1))
+    spacing = np.min(np.hypot(*(scene.plate_centres[1] - scene.plate_centres[0])))
+    assert sorted(d.argmin(axis=1).tolist()) == list(range(8))
+    assert d.min(axis=1).max() < 0.1 * spacing
+
+
+@pytest.mark.parametrize(("yaw", "pitch"), [(0, 0), (30, 35), (40, 62), (120, 66), (250, 50)])
+def test_a_step_with_the_camera_following_is_followed_to_the_right_place(yaw, pitch) -> None:
+    before = room((1.0, 2.6), yaw=yaw, pitch=pitch, spacing=80)  # at the entrance
+    first = read_frame(before.frame)
+    assert not first.abstain
+    # the player steps onto the bottom-right plate and the view follows; a team-mate
+    # stands on the top-middle plate
+    player, mate = 7, 1
+    after = room(plate_xy(player), yaw=yaw, pitch=pitch, spacing=80,
+                 figures=standing([player, mate], seed=yaw))
+    fit = follow_ring(after.frame, first.geometry)
+    assert fit is not None
+    assert_on_the_plates(fit.geometry, after)
+    # labelled as seen on screen, like a fresh search of the same view without anybody
+    clear, _ = locate_ring(room(plate_xy(player), yaw=yaw, pitch=pitch, spacing=80).frame)
+    assert clear is not None
+    assert np.allclose(ring_positions(fit.geometry), ring_positions(clear.geometry), atol=8)
+    # and read: every plate it reads is right, the covered ones hidden
+    reading = follow_frame(after.frame, first.geometry)
+    assert not reading.abstain
+    for tile in reading.tiles:
+        index = int(np.argmin(np.hypot(*(after.plate_centres - np.array(tile.centre)).T)))
+        if not tile.hidden:
+            assert bool(tile.lit) == bool(after.lit[index])
+    assert reading.hidden  # the player's own plate at least
+
+
+def test_a_small_zoom_and_turn_with_the_step_are_taken_up_by_the_fit() -> None:
+    before = room((1.0, 2.6), yaw=20, pitch=40, spacing=80)
+    first = read_frame(before.frame)
+    after = room(plate_xy(0), yaw=27, pitch=40, spacing=86, figures=standing([0], 4))
+    fit = follow_ring(after.frame, first.geometry)
+    assert fit is not None
+    assert_on_the_plates(fit.geometry, after)
+
+
+def covered(frame: np.ndarray, centres: np.ndarray, radius: float) -> np.ndarray:
+    """The frame with grey discs over ``centres`` (plates nobody could read)."""
+    import cv2
+
+    out = frame.copy()
+    for x, y in centres:
+        cv2.circle(out, (round(x), round(y)), round(radius), (90, 90, 90), -1)
+    return out
+
+
+def test_four_diamonds_are_not_followed() -> None:
+    """A ring moved by one plate keeps four of its eight places: four diamonds cannot
+    tell where it went, so nothing is placed."""
+    before = room((1.0, 1.0), yaw=10, pitch=30, spacing=80)
+    first = read_frame(before.frame)
+    after = room((2.0, 1.0), yaw=10, pitch=30, spacing=80)
+    frame = covered(after.frame, after.plate_centres[[0, 3, 5, 6]], 30)
+    assert follow_ring(frame, first.geometry) is None
+    assert follow_frame(frame, first.geometry).abstain
+
+
+def test_nothing_is_followed_where_the_puzzle_is_not() -> None:
+    before = room((1.0, 1.0), yaw=10, pitch=30, spacing=80)
+    first = read_frame(before.frame)
+    away = room((9.0, 9.0), yaw=10, pitch=30, spacing=80)  # the camera far from the ring
+    assert follow_ring(away.frame, first.geometry) is None
+    blank = np.full((640, 900, 3), 60, np.uint8)
+    assert follow_ring(blank, first.geometry) is None
+
+
+def test_the_live_reader_follows_where_a_fresh_search_cannot() -> None:
+    """Three plates covered by two bodies at a steep camera: a fresh search finds too few
+    diamonds (or too many covered) and abstains; the live reader, which saw the ring a
+    frame before, follows it and reads the rest."""
+    yaw, pitch = 0, 64
+    before = room((1.0, 2.6), yaw=yaw, pitch=pitch, spacing=110)
+    # the player on the bottom-middle plate hides the centre tile and the top-middle
+    # plate behind; a team-mate on the top-left plate
+    after = room(plate_xy(6), yaw=yaw, pitch=pitch, spacing=110,
+                 figures=standing([6, 0], seed=11))
+    assert read_frame(after.frame).abstain  # a fresh search alone cannot place it
+    reader = LiveReader()
+    full = lambda frame: (lambda: frame)  # noqa: E731 - the whole window is the frame
+    reading, _ = reader.read(before.frame, (0, 0), full(before.frame))
+    assert not reading.abstain
+    reading, _ = reader.read(after.frame, (0, 0), full(after.frame))
+    assert not reading.abstain, reading.reason
+    assert_on_the_plates(reading.geometry, after)
+    for tile in reading.tiles:
+        index = int(np.argmin(np.hypot(*(after.plate_centres - np.array(tile.centre)).T)))
+        if not tile.hidden:
+            assert bool(tile.lit) == bool(after.lit[index])
+
+
+def feed(reader: LiveReader, frame: np.ndarray):
+    """One frame through the reader as the live loop gives it: the region around the
+    plates once they are known, the whole window otherwise."""
+    height, width = frame.shape[:2]
+    rect = reader.region(width, height)
+    if rect is None:
+        return reader.read(frame, (0, 0), lambda: frame)
+    part = frame[rect.top:rect.bottom, rect.left:rect.right]
+    return reader.read(part, (rect.left, rect.top), lambda: frame)
+
+
+@pytest.mark.parametrize(("yaw", "pitch"), [(10, 30), (200, 60)])
+def test_each_change_of_the_view_costs_one_search_and_a_still_view_none(yaw, pitch) -> None:
+    """The camera follows the player from plate to plate: each new view costs one search
+    of the whole window (following the ring from where it was), the same view again
+    none (read at the corners found), with someone standing on a plate all along."""
+    reader = LiveReader()
+    walk = [(1.0, 2.6, None), *((*plate_xy(p), p) for p in (7, 4, 2))]
+    board = BOARD
+    for number, (x, y, plate) in enumerate(walk):
+        if plate is not None:
+            row, col = TOA_PLATES[plate]
+            board = toa_board(board).press(row, col).format()
+        figures = standing([plate], seed=number) if plate is not None else ()
+        scene = room((x, y), yaw=yaw, pitch=pitch, spacing=80, figures=figures,
+                     board=board)
+        for still in range(3):
+            searches = reader.relocations
+            reading, (left, top) = feed(reader, scene.frame)
+            assert not reading.abstain, reading.reason
+            assert reader.relocations - searches == (0 if still else 1), (number, still)
+            for tile in reading.tiles:  # every plate read is read right, at its place
+                d = np.hypot(*(scene.plate_centres - (tile.centre[0] + left,
+                                                      tile.centre[1] + top)).T)
+                assert d.min() < 8
+                if not tile.hidden:
+                    assert bool(tile.lit) == bool(scene.lit[int(d.argmin())])
+
+
+def stale_marks(frame: np.ndarray, centres: np.ndarray, spacing: float) -> np.ndarray:
+    """The frame with the overlay's rings (cyan, as the overlay paints them) drawn a third
+    of a plate spacing below ``centres``: the marks of the view before, still on screen
+    for a frame after the camera moved, crossing the diamonds' lower halves."""
+    import cv2
+
+    out = frame.copy()
+    for x, y in centres:
+        centre = (round(x), round(y + 0.3 * spacing))
+        radius = round(0.3 * spacing)
+        cv2.circle(out, centre, radius, (230, 220, 0), max(3, round(0.1 * spacing)))
+    return out
+
+
+@pytest.mark.parametrize(("yaw", "pitch"), [(10, 30), (186, 35), (200, 60)])
+def test_a_plate_uncovered_in_a_still_view_is_read_again_after_one_search(yaw, pitch) -> None:
+    """What covered a plate when the ring was searched goes away while the view stays (the
+    overlay's stale marks move on, a team-mate walks off): the plate is read again at the
+    next frame, for one search, and the still view costs none after that, while the
+    player's own plate stays hidden without a search per frame."""
+    reader = LiveReader()
+    player = 4  # middle-right
+    scene = room(plate_xy(player), yaw=yaw, pitch=pitch, spacing=80,
+                 figures=standing([player], seed=5))
+    spacing = float(np.median(np.hypot(*np.diff(scene.plate_centres[[5, 6, 7]], axis=0).T)))
+    # a stale mark over the plate lowest on screen (nothing below it to cover too)
+    lowest = max((i for i in range(8) if i != player), key=lambda i: scene.plate_centres[i][1])
+    marked = stale_marks(scene.frame, scene.plate_centres[[lowest]], spacing)
+    reading, _ = feed(reader, marked)
+    assert not reading.abstain, reading.reason
+    hidden_first = set(reading.hidden)
+    assert len(hidden_first) == 2  # the player's plate and the plate under a stale mark
+    searches = reader.relocations
+    reading, (left, top) = feed(reader, scene.frame)  # the marks have moved away
+    assert reader.relocations - searches == 1
+    read_at = {int(np.argmin(np.hypot(*(scene.plate_centres
+                                        - (t.centre[0] + left, t.centre[1] + top)).T))): t
+               for t in reading.tiles}
+    assert not read_at[lowest].hidden
+    assert read_at[player].hidden
+    assert all(t.hidden or bool(t.lit) == bool(scene.lit[i]) for i, t in read_at.items())
+    # the still view with the player on the plate: no search per frame (a plate the
+    # check and the search judge differently, as the head over the plate behind the
+    # player at a low camera, may cost one)
+    searches = reader.relocations
+    for _ in range(6):
+        reading, _ = feed(reader, scene.frame)
+        assert not reading.abstain and reading.hidden
+    assert reader.relocations - searches <= 1
+
+
+def test_whole_diamonds_tells_a_covered_plate_from_an_uncovered_one() -> None:
+    """The local check that frees a set-aside plate: a plate under a figure or under a
+    stale mark does not show a whole diamond; a clear one does."""
+    from assistant.vision.locate import whole_diamonds
+
+    player = 3  # middle-left
+    scene = room(plate_xy(player), yaw=30, pitch=45, spacing=80,
+                 figures=standing([player], seed=2))
+    clear = room(plate_xy(player), yaw=30, pitch=45, spacing=80)
+    fit, _ = locate_ring(clear.frame)
+    assert fit is not None
+    by_index = {}
+    for index, (x, y) in enumerate(ring_positions(fit.geometry)):
+        d = np.hypot(*(scene.plate_centres - (x, y)).T)
+        by_index[int(d.argmin())] = TOA_PLATES[index]
+    spacing = fit.spacing
+    marked = stale_marks(clear.frame, scene.plate_centres[[0]], spacing)
+    cells = (by_index[player], by_index[0], by_index[7])
+    assert whole_diamonds(clear.frame, fit.geometry, cells) == (True, True, True)
+    assert whole_diamonds(scene.frame, fit.geometry, cells) == (False, True, True)
+    assert whole_diamonds(marked, fit.geometry, cells) == (True, False, True)
+
+
+# --- a fresh search with people about (locate_ring) -----------------------------------
+
+
+GOLD = (40, 170, 215)  # BGR: gold-ish skin or clothes, as the gold blobs threshold sees them
+
+
+@pytest.mark.parametrize(
+    ("yaw", "pitch", "tile", "seed"),
+    [(0, 0, (1.0, 1.0), 1), (33, 15, (1.0, 1.0), 0), (200, 15, (1.0, 0.8), 2),
+     (33, 30, (1.0, 1.25), 0)],
+)
+def test_a_figure_in_gold_crossing_the_middle_tile_does_not_hide_the_ring(
+    yaw, pitch, tile, seed
+) -> None:
+    """The middle of the ring is plain floor that players cross all the time; a gold
+    head or gold clothes there are not a ninth plate."""
+    figure = random_figure(np.random.default_rng(seed), tile, skin=GOLD, legs=GOLD, body=GOLD,
+                           helmet=False)
+    scene = room((1.0, 1.0), yaw=yaw, pitch=pitch, spacing=85, figures=[figure])
+    fit, why = locate_ring(scene.frame)
+    assert fit is not None, why
+    assert_on_the_plates(fit.geometry, scene)
+
+
+def test_a_ninth_plate_in_the_middle_is_still_not_the_ring() -> None:
+    """A 3x3 grid of framed diamonds (another puzzle's) is not the ToA ring."""
+    import cv2
+
+    scene = room((1.0, 1.0), yaw=10, pitch=20, spacing=90)
+    # paste a copy of a plate (diamond and frame) over the middle tile
+    x0, y0 = scene.plate_centres[1]
+    x1, y1 = (scene.plate_centres[1] + scene.plate_centres[6]) / 2
+    half = 30
+    frame = scene.frame.copy()
+    patch = frame[round(y0) - half:round(y0) + half, round(x0) - half:round(x0) + half].copy()
+    frame[round(y1) - half:round(y1) + half, round(x1) - half:round(x1) + half] = patch
+    assert cv2.absdiff(frame, scene.frame).any()
+    assert locate_ring(frame)[0] is None
+
+
+@pytest.mark.parametrize(("covered_plates", "pitch"), [((1, 6), 20), ((3, 4), 45), ((1, 6), 62)])
+def test_two_opposite_edge_plates_covered_still_place_the_ring(covered_plates, pitch) -> None:
+    """With the plates at the middle of two opposite sides covered, no corner has both of
+    its neighbours: the lattice is spanned from a corner to the far corners instead."""
+    scene = room((1.0, 1.0), yaw=15, pitch=pitch, spacing=90)
+    frame = covered(scene.frame, scene.plate_centres[list(covered_plates)], 26)
+    fit, why = locate_ring(frame)
+    assert fit is not None, why
+    assert_on_the_plates(fit.geometry, scene)
+    assert sum(fit.matched) == 6
+
+
+def test_a_steep_close_view_is_placed_though_the_affine_guess_misses_the_far_plates() -> None:
+    """At 64° of pitch and close, the far row is much smaller than the near one: an affine
+    guess from one corner misses the far plates, and five matches fix the perspective."""
+    scene = room((1.0, 1.5), yaw=0, pitch=64, spacing=150)
+    frame = covered(scene.frame, scene.plate_centres[[0]], 0.3 * 150)
+    fit, why = locate_ring(frame)
+    assert fit is not None, why
+    assert_on_the_plates(fit.geometry, scene)
