@@ -197,7 +197,7 @@ class LiveReader:
     locating again, on a grab of the whole window, whenever the read abstains or its board
     changes, and every :data:`RELOCATE_EVERY` frames, so camera moves are followed.
     Plates the search could not see (someone stands on them) stay hidden in the tracked
-    reads until one shows its whole diamond again, which calls for a new search.
+    reads until one shows its whole diamond again; it is then read at the same corners.
     Corners are kept relative to the captured window area, so moving the window costs
     nothing.
     """
@@ -220,10 +220,8 @@ class LiveReader:
         # the cells the last search did not read (hidden), kept hidden by reads at its
         # corners
         self._set_aside: tuple[tuple[int, int], ...] = ()
-        # ... those of them to check for a whole diamond (_freed), and those a check found
-        # whole, whose search is under way
+        # ... those of them still to check for a whole diamond (_freed)
         self._recheck: tuple[tuple[int, int], ...] = ()
-        self._freeing: tuple[tuple[int, int], ...] = ()
 
     def region(self, width: int, height: int) -> Rect | None:
         """The part of a ``width`` x ``height`` window area to grab (relative to it), or
@@ -265,18 +263,22 @@ class LiveReader:
         # a changed board or hidden set: a step, or the camera moved under the old corners
         if reading.abstain or reading.board_text != self._last_board:
             return self._locate(grab_all())
-        # a plate set aside shows its whole diamond again: whatever covered it has gone
+        # a plate set aside shows its whole diamond again: whatever covered it has gone,
+        # and the view is the same (the board read at the corners is), so it is read at
+        # the same corners, no search needed
         freed = self._freed(frame, reading)
         if freed:
-            self._freeing = freed
-            return self._locate(grab_all())
+            self._set_aside = tuple(c for c in self._set_aside if c not in freed)
+            self._recheck = tuple(c for c in self._recheck if c not in freed)
+            reading = self._tracked_read(frame, offset)
+            if reading.abstain:
+                return self._locate(grab_all())
+            self._last_board = reading.board_text
         return reading, offset
 
     def _freed(self, frame: np.ndarray, reading: Reading) -> tuple[tuple[int, int], ...]:
-        """The set-aside plates that show a whole diamond in this tracked frame. A plate
-        the search that follows still sets aside is not checked again until the next
-        search, so a plate the check and the search judge differently costs one search,
-        not one per frame."""
+        """The set-aside plates that show a whole diamond in this tracked frame (each is
+        checked until it is freed or the next search)."""
         if not self._recheck or reading.geometry is None:
             return ()
         whole = whole_diamonds(frame, reading.geometry, self._recheck)
@@ -312,13 +314,12 @@ class LiveReader:
             # set aside (or the other way round): compare them with such a read of this
             # frame, or an unchanged view would cost a second search
             self._set_aside = reading.hidden
-            self._recheck = tuple(cell for cell in reading.hidden if cell not in self._freeing)
+            self._recheck = reading.hidden
             tracked = self._tracked_read(frame, (0, 0))
             self._last_board = reading.board_text if tracked.abstain else tracked.board_text
         else:
             self._corners = None
             self._last_board = None
-        self._freeing = ()
         return reading, (0, 0)
 
 
