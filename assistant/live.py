@@ -370,11 +370,12 @@ class LiveLoop:
         self._marks: tuple[Mark, ...] = ()
         self._route_key: tuple | None = None
         # where on the captured area (physical pixels from its corner) the camera draws
-        # the player: samples from plates the player stood still on, for an area of this
-        # size, and the last frame's candidate (_player_place)
+        # the player: samples of still hidden plates, for an area of this size (_learn_spot),
+        # and the spot they give (_spot), None until a sample changes it
         self._spot_samples: deque[tuple[float, float, int, float]] = deque(
             maxlen=SPOT_SAMPLES_KEPT)  # (x, y, view, how near counts as the same place)
         self._spot_size: tuple[int, int] | None = None
+        self._spot_cache: tuple[float, float] | None = None
         self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
         self._route: dict = {}
 
@@ -536,16 +537,21 @@ class LiveLoop:
             self._route_key = key
         return self._route
 
-    def _spot(self, area: Rect) -> tuple[float, float] | None:
-        """Where the camera draws the player (area pixels), once learnt (_learn_spot):
-        the place where still hidden plates were seen in the most views, the nearest the
-        middle of the area of equals."""
+    def _forget_spot_of_another_size(self, area: Rect) -> None:
+        """The spot is in the area's pixels: a resized window starts learning again."""
         if self._spot_size != (area.width, area.height):
             self._spot_samples.clear()
             self._last_hidden = []
+            self._spot_cache = None
             self._spot_size = (area.width, area.height)
-        if not self._spot_samples:
-            return None
+
+    def _spot(self, area: Rect) -> tuple[float, float] | None:
+        """Where the camera draws the player (area pixels), once learnt (_learn_spot):
+        the place where still hidden plates were seen in the most views, the nearest the
+        middle of the area of equals. Computed again only when a sample is added."""
+        self._forget_spot_of_another_size(area)
+        if not self._spot_samples or self._spot_cache is not None:
+            return self._spot_cache
         points = np.array([(x, y) for x, y, _view, _near in self._spot_samples])
         views = np.array([view for _x, _y, view, _near in self._spot_samples])
         near = np.array([n for _x, _y, _view, n in self._spot_samples])
@@ -557,7 +563,8 @@ class LiveLoop:
             if best_score is None or score > best_score:
                 best, best_score = together, score
         x, y = np.median(points[best], axis=0)
-        return float(x), float(y)
+        self._spot_cache = (float(x), float(y))
+        return self._spot_cache
 
     def _learn_spot(self, reading: Reading, area: Rect, offset: tuple[int, int]) -> None:
         """Learn where on the window the camera draws the player, so a player on the
@@ -571,7 +578,7 @@ class LiveLoop:
         sample is a hidden plate where a hidden plate was a frame before, and the spot is
         where samples from the most views (a view lasts from one search to the next)
         gather."""
-        self._spot(area)  # forget the samples of another window size
+        self._forget_spot_of_another_size(area)
         geometry = reading.geometry
         if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
             self._last_hidden = []
@@ -582,16 +589,18 @@ class LiveLoop:
             if cell not in TOA_PLATES:
                 continue
             here = np.array(geometry.cell_centre(*cell)) + offset
-            near = 0.3 * geometry.local_spacing(*cell)
+            spacing = geometry.local_spacing(*cell)
             hidden.append(here)
             # still: within a pixel or two (a camera turning about the player moves even
             # the plates near the player by more)
-            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * near / 0.3)
+            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing)
                         for before in self._last_hidden)
             known = any(v == view and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
                         for x, y, v, _n in self._spot_samples)
             if still and not known:  # one sample per plate and view
-                self._spot_samples.append((float(here[0]), float(here[1]), view, near))
+                self._spot_samples.append((float(here[0]), float(here[1]), view,
+                                           0.3 * spacing))
+                self._spot_cache = None
         self._last_hidden = hidden
 
     def _with_objective(self, board: Board) -> Board:

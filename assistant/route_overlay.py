@@ -86,14 +86,20 @@ def player_plate(
     return min(plates, key=distance)
 
 
+def _floor_point(geometry: GridGeometry, point: tuple[float, float]) -> np.ndarray | None:
+    """The floor under an image ``point``, in tile units (half grid units); None beyond
+    the horizon."""
+    x, y, w = np.linalg.inv(geometry.homography) @ np.array([point[0], point[1], 1.0])
+    return None if w <= 1e-12 else np.array([2 * x / w, 2 * y / w])
+
+
 def floor_tile_at(geometry: GridGeometry, point: tuple[float, float]) -> Tile | None:
     """The floor tile under an image ``point`` (the geometry's pixels), or None when the
     point is off the room's floor (or beyond the horizon)."""
-    inverse = np.linalg.inv(geometry.homography)
-    x, y, w = inverse @ np.array([point[0], point[1], 1.0])
-    if w <= 1e-12:
+    floor = _floor_point(geometry, point)
+    if floor is None:
         return None
-    tile = (round(float(2 * x / w)), round(float(2 * y / w)))
+    tile = (round(float(floor[0])), round(float(floor[1])))
     return tile if on_floor(tile) else None
 
 
@@ -106,11 +112,9 @@ def entrance_near(geometry: GridGeometry, point: tuple[float, float]) -> Tile:
     """Where a player not yet placed most likely stands: the side's middle tile nearest
     the floor under ``point`` (the middle of the view, which the camera keeps on the
     player), the bottom one unless another is nearer by half a tile."""
-    inverse = np.linalg.inv(geometry.homography)
-    x, y, w = inverse @ np.array([point[0], point[1], 1.0])
-    if w <= 1e-12:
+    floor = _floor_point(geometry, point)
+    if floor is None:
         return ENTRANCE
-    floor = np.array([2 * x / w, 2 * y / w])
     distance = [float(np.hypot(*(floor - side))) for side in SIDE_ENTRANCES]
     nearest = int(np.argmin(distance))
     return SIDE_ENTRANCES[nearest] if distance[nearest] < distance[0] - 0.5 else ENTRANCE

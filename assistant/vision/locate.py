@@ -231,7 +231,8 @@ def whole_diamonds(
     seen in the capture, moved away with the camera), for a few tenths of a millisecond
     instead of a search. A diamond still partly covered is odd-sized or off its place, as
     the locator judges it (:func:`_worst_covered`)."""
-    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in set(cells)]
+    asked = set(cells)
+    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
     found = dict.fromkeys(wanted, False)
     blobs = _gold_blobs(frame, 1)
     if len(blobs.areas) and wanted:
@@ -244,9 +245,7 @@ def whole_diamonds(
         others = ok.copy()
         others[wanted] = False
         if others.sum() >= _MIN_FOLLOWED:
-            on_floor = blobs.areas[nearest] / _area_scale(homography, _RING)
-            size = on_floor / float(np.median(on_floor[others]))
-            whole = (ok & (size >= 1 / _ODD_SIZE) & (size <= _ODD_SIZE)
+            whole = (ok & _usual_size(blobs.areas[nearest], homography, others)
                      & (residual <= _OUTLIER * spacing))
             found = {index: bool(whole[index]) for index in wanted}
     by_cell = {(int(_RING[i][1]), int(_RING[i][0])): found[i] for i in wanted}
@@ -271,9 +270,7 @@ def _placed(
         return None
     # a diamond partly under a player (odd-sized for the floor, its centroid off centre)
     # is no member: its plate is not read, as a fresh search leaves it unmatched
-    on_floor = blobs.areas[diamonds][nearest] / _area_scale(homography, _RING)
-    size = on_floor / float(np.median(on_floor[ok]))
-    odd_size = (size < 1 / _ODD_SIZE) | (size > _ODD_SIZE)
+    odd_size = ~_usual_size(blobs.areas[diamonds][nearest], homography, ok)
     ok &= ~(odd_size & (residual > _HIDDEN_SHIFT * spacing))
     if ok.sum() < _MIN_FOLLOWED:
         return None
@@ -527,14 +524,20 @@ def _worst_covered(
     centre and odd-sized for the floor (a diamond partly covered), or -1 when none is."""
     predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
     residual = np.hypot(*(predicted - pts[nearest]).T)
-    # sizes on the floor: a steep view shows far diamonds smaller, which is no sign
-    on_floor = areas[nearest] / _area_scale(homography, _RING)
-    size = on_floor / float(np.median(on_floor[ok]))
-    odd_size = (size < 1 / _ODD_SIZE) | (size > _ODD_SIZE)
+    odd_size = ~_usual_size(areas[nearest], homography, ok)
     covered = ok & (residual > _HIDDEN_SHIFT * spacing) & odd_size
     if not covered.any():
         return -1
     return int(np.argmax(np.where(covered, residual, -1.0)))
+
+
+def _usual_size(areas: np.ndarray, homography: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Per ring place, whether its blob's area (``areas``, one per place) is within
+    :data:`_ODD_SIZE` of the ``reference`` places' median, compared on the floor: a steep
+    view shows far diamonds smaller, which is no sign of cover."""
+    on_floor = areas / _area_scale(homography, _RING)
+    size = on_floor / float(np.median(on_floor[reference]))
+    return (size >= 1 / _ODD_SIZE) & (size <= _ODD_SIZE)
 
 
 def _area_scale(homography: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
