@@ -20,6 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -105,11 +106,12 @@ class LiveState:
     #: of the reading's geometry plus ``origin`` is on the screen (None without a reading)
     origin: tuple[int, int] | None = None
 
-    @property
+    @cached_property
     def key(self) -> tuple:
         """What must stay the same for two frames before a change is shown: the board (or
         the boards still possible) where there is one, else the sentence. Wording that
-        changes with the hidden plates alone does not restart the count."""
+        changes with the hidden plates alone does not restart the count. Computed once
+        per state (the stabiliser asks every frame)."""
         if self.board is not None:
             return (self.kind, _turn_free(self.board))
         if self.candidates:
@@ -119,6 +121,7 @@ class LiveState:
         return (self.kind,)
 
 
+@lru_cache(maxsize=256)
 def _turn_free(board: Board) -> str:
     """The board's text the same under every quarter turn of its labels: the camera turning
     relabels the cells on screen, which is no new board (the marks follow at once)."""
