@@ -32,15 +32,31 @@ from assistant.capture import (
     blank_frame_reason,
     find_window,
 )
-from assistant.inference import BoardHistory, Inference, common_presses, turn_board
+from assistant.inference import (
+    BoardHistory,
+    Inference,
+    common_presses,
+    quarter_turns_between,
+    turn_board,
+)
 from assistant.profile import Profile, toa_default_profile
 from assistant.puzzle import TOA_PLATES, Board
-from assistant.route import Route, RouteError, is_toa_board, plan_route
-from assistant.route_overlay import RouteMarks, entrance_near, player_place, route_marks
+from assistant.route import Route, RouteError, Tile, is_toa_board, plan_route
+from assistant.route_overlay import (
+    RouteMarks,
+    entrance_near,
+    entrance_opposite,
+    hides_from_behind,
+    player_place,
+    route_marks,
+    tile_point,
+    turn_side,
+)
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
 from assistant.vision.locate import whole_diamonds
 from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
+from assistant.vision.statue import statue_side
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
 
@@ -225,6 +241,9 @@ class LiveReader:
         self._set_aside: tuple[tuple[int, int], ...] = ()
         # ... those of them still to check for a whole diamond (_freed)
         self._recheck: tuple[tuple[int, int], ...] = ()
+        #: the frame the last reading was made on (its geometry's pixels): the grab
+        #: passed in, or the whole window grabbed to locate the grid again
+        self.frame_read: np.ndarray | None = None
 
     def region(self, width: int, height: int) -> Rect | None:
         """The part of a ``width`` x ``height`` window area to grab (relative to it), or
@@ -257,6 +276,7 @@ class LiveReader:
         """Read ``frame``, grabbed at ``offset`` in the window area; ``grab_all`` gives the
         whole area when the grid must be located. Returns the reading and the offset of
         the frame it was made on (its geometry is relative to that frame)."""
+        self.frame_read = frame
         if self._fixed:
             return read_frame(frame, self._at(offset), max_hidden=MAX_HIDDEN_IN_SESSION), offset
         if self._corners is None or (offset == (0, 0) and frame.shape[:2] == self._full_shape()):
@@ -300,6 +320,7 @@ class LiveReader:
         return self.profile.with_corners(self._corners - np.array(offset, np.float64))
 
     def _locate(self, frame: np.ndarray) -> tuple[Reading, tuple[int, int]]:
+        self.frame_read = frame
         self._since_locate = 0
         self.relocations += 1
         # from where the ring was last seen first: the camera follows the player, so the
@@ -381,6 +402,19 @@ class LiveLoop:
         self._spot_cache: tuple[float, float] | None = None
         self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
         self._route: dict = {}
+        # the side of the plates the statue stands on (route_overlay.STATUE_SIDES), in the
+        # labels of the geometry it was last carried to, and that geometry (_follow_statue)
+        self._statue: tuple[int, int] | None = None
+        self._statue_geometry: GridGeometry | None = None
+        # the boards possible a reading before, and whether a step has been seen: the
+        # spot is learnt only from plates the player stood on after a step (_learn_spot)
+        self._boards_before: frozenset[str] | None = None
+        self._stepped = False
+        # the view's corners a frame before (area pixels), whether they stayed put, and the
+        # spot assumed from the way in until one is learnt (_spot_at_way_in)
+        self._last_corners: np.ndarray | None = None
+        self._still = False
+        self._way_in_spot: tuple[float, float] | None = None
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -458,6 +492,7 @@ class LiveLoop:
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
+        self._note_step(inference)
         if self.show_route:
             self._learn_spot(reading, area, offset)
         if inference is None:
@@ -522,11 +557,20 @@ class LiveLoop:
         # the view's middle, in the pixels of the frame the reading was made on
         centre = (area.width / 2 - offset[0], area.height / 2 - offset[1])
         spot = self._spot(area)
+        statue = self._follow_statue(geometry) if spot is None else None
+        way_in = None if statue is None else entrance_opposite(statue)
+        if spot is None:
+            spot = self._spot_at_way_in(geometry, offset, way_in)
         in_frame = None if spot is None else (spot[0] - offset[0], spot[1] - offset[1])
         player, tile = player_place(geometry, reading.hidden, centre, in_frame)
+        if (way_in is not None and player is not None and not self._stepped
+                and hides_from_behind(geometry, way_in, player)):
+            # before any step the player waits at the way in, and a body there hides the
+            # plate behind it on screen: that plate is not where the player stands
+            player, tile = None, None
         if not self.show_route:
             return {"player": player}
-        start = tile or entrance_near(geometry, centre)
+        start = tile or way_in or entrance_near(geometry, centre)
         key = (geometry.homography.tobytes(), origin, board, start, self.crossing_steps)
         if self._route_key != key:
             try:
@@ -540,12 +584,65 @@ class LiveLoop:
             self._route_key = key
         return self._route
 
+    @property
+    def statue(self) -> tuple[int, int] | None:
+        """The side of the plates the room's statue stands on, in the labels of the last
+        reading with a route (seen there or carried there), or None when not known."""
+        return self._statue
+
+    def _spot_at_way_in(
+        self, geometry: GridGeometry, offset: tuple[int, int], way_in: Tile | None
+    ) -> tuple[float, float] | None:
+        """Until the spot is learnt from a plate stood on: where the camera draws a player
+        who waited at the way in (area pixels), fixed at the first still view with the
+        way in known, before any step. The camera keeps the player there, so the floor
+        tile under it follows the player's first walks, to a waypoint too, with the view;
+        the way in is an assumption (ADR 60), and this only carries it along."""
+        if self._way_in_spot is None and not self._stepped and way_in is not None \
+                and self._still:
+            x, y = geometry.to_image(np.array([tile_point(way_in)]))[0]
+            self._way_in_spot = (float(x + offset[0]), float(y + offset[1]))
+        return self._way_in_spot
+
+    def _note_step(self, inference: Inference | None) -> None:
+        """Whether a step has been seen: the boards possible now (whatever the camera's
+        turn) share none with those of the frame before. A hidden plate seen again only
+        narrows them; a step changes every one."""
+        if inference is None:
+            return
+        boards = (inference.board,) if inference.board is not None else inference.candidates
+        now = frozenset(_turn_free(board) for board in boards)
+        if self._boards_before is not None and now.isdisjoint(self._boards_before):
+            self._stepped = True
+        self._boards_before = now
+
+    def _follow_statue(self, geometry: GridGeometry) -> tuple[int, int] | None:
+        """The side of the plates the statue stands on, in ``geometry``'s labels: seen in
+        the frame read, or else carried from the last geometry it was known in through the
+        camera's turn since (the statue leaves the grab around the plates, or someone
+        stands in front of it, while the view moves). None until it has been seen, and
+        again after a frame without the puzzle (the camera may have turned anyhow).
+
+        Why: before the player has stood on a plate the route starts at the way in, the
+        open side across from the statue; the ring alone looks the same from every side."""
+        known = self._statue_geometry
+        if known is not None and np.array_equal(known.homography, geometry.homography):
+            return self._statue  # a still view: once per view, not per frame
+        frame = self.reader.frame_read
+        seen = None if frame is None else statue_side(frame, geometry)
+        if seen is None and self._statue is not None and self._statue_geometry is not None:
+            seen = turn_side(self._statue,
+                             quarter_turns_between(self._statue_geometry, geometry))
+        self._statue, self._statue_geometry = seen, geometry
+        return seen
+
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""
         if self._spot_size != (area.width, area.height):
             self._spot_samples.clear()
             self._last_hidden = []
             self._spot_cache = None
+            self._way_in_spot = None
             self._spot_size = (area.width, area.height)
 
     def _spot(self, area: Rect) -> tuple[float, float] | None:
@@ -580,11 +677,20 @@ class LiveLoop:
         while the view does, and lands elsewhere after the player's next step. So a
         sample is a hidden plate where a hidden plate was a frame before, and the spot is
         where samples from the most views (a view lasts from one search to the next)
-        gather."""
+        gather. Only once a step has been seen: before it, the player waits off the
+        plates, and at a low camera the body hides the plate behind it, a tile or more
+        from the feet."""
         self._forget_spot_of_another_size(area)
         geometry = reading.geometry
         if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
             self._last_hidden = []
+            self._statue, self._statue_geometry = None, None
+            self._last_corners, self._still = None, False
+            return
+        corners = geometry.corners() + np.array(offset, np.float64)
+        before, self._last_corners = self._last_corners, corners
+        self._still = before is not None and float(np.abs(corners - before).max()) <= 1.5
+        if not self._stepped:
             return
         view = self.reader.relocations
         hidden = []

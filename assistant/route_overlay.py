@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assistant.puzzle import TOA_PLATES
-from assistant.route import ENTRANCE, Route, Tile, on_floor, plate_tile, tile_plate
+from assistant.route import CENTRE, ENTRANCE, Route, Tile, on_floor, plate_tile, tile_plate
 from assistant.vision.geometry import MARK_OUTER_RADIUS, SAMPLE_RADIUS, GridGeometry
 
 __all__ = [
@@ -29,10 +29,13 @@ __all__ = [
     "RouteMarks",
     "clip_segment",
     "entrance_near",
+    "entrance_opposite",
     "floor_tile_at",
+    "hides_from_behind",
     "player_plate",
     "route_marks",
     "tile_point",
+    "turn_side",
 ]
 
 #: The path keeps this far (grid units) from every cell centre: the sampled disc plus a
@@ -104,8 +107,37 @@ def floor_tile_at(geometry: GridGeometry, point: tuple[float, float]) -> Tile | 
 
 
 #: The middle tile of each side of the floor, the usual entrance (bottom) first: the ring
-#: looks the same from every side, so where the room was entered cannot be read from it.
+#: looks the same from every side, so where the room was entered is read from the statue
+#: beside it (:func:`entrance_opposite`) or guessed from the view (:func:`entrance_near`).
 SIDE_ENTRANCES: tuple[Tile, ...] = (ENTRANCE, (2, -1), (-1, 2), (5, 2))
+
+
+def entrance_opposite(statue: tuple[int, int]) -> Tile:
+    """The way in, across the floor from the statue's side (``statue``: the side as an
+    outward direction (dx, dy) in grid units, :data:`assistant.vision.statue.STATUE_SIDES`):
+    the room is entered through its open side, opposite the statue's wall (ADR 60)."""
+    dx, dy = statue
+    return (CENTRE[0] - 3 * dx, CENTRE[1] - 3 * dy)
+
+
+def hides_from_behind(geometry: GridGeometry, tile: Tile, plate: tuple[int, int]) -> bool:
+    """Whether a figure standing on floor ``tile`` may hide ``plate`` ((row, col) from 0)
+    in the view of ``geometry``: the plate is next to the tile and above it on screen,
+    where a standing body reaches (a body is drawn upwards from its feet)."""
+    plate_at = plate_tile(*plate)
+    if max(abs(plate_at[0] - tile[0]), abs(plate_at[1] - tile[1])) != 1:
+        return False
+    feet, other = geometry.to_image(np.array([tile_point(tile), tile_point(plate_at)]))
+    return bool(other[1] < feet[1])
+
+
+def turn_side(side: tuple[int, int], turns: int) -> tuple[int, int]:
+    """A side (outward direction (dx, dy) in grid units) relabelled as the cells are by
+    ``turns`` quarter turns of :func:`assistant.inference.turn_board` (numpy's rot90)."""
+    dx, dy = side
+    for _ in range(turns % 4):
+        dx, dy = dy, -dx
+    return dx, dy
 
 
 def entrance_near(geometry: GridGeometry, point: tuple[float, float]) -> Tile:

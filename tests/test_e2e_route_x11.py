@@ -46,13 +46,15 @@ def _drawn(lines: Lines, after: float) -> dict | None:
     return None if found is None else found[1]
 
 
-# Boards whose first plate is walked to straight from the entrance: before the player has
-# stood on a plate the assistant only guesses the side they entered from (the ring looks
-# the same from every side), and a first leg with a waypoint may be planned from the
-# wrong side; from the first plate on the player is placed from the view itself.
-@pytest.mark.parametrize("board", ["000/0#0/011"])
+# 000/0#0/011 needs waypoints after the first plate (the player is placed from the view);
+# the others need one on the very first leg, before the player has stood on a plate, when
+# only the statue across from the way in tells which side the player came from
+# (111/0#0/110 is the real screenshot's board).
+@pytest.mark.parametrize("board", ["000/0#0/011", "111/0#0/110", "110/1#1/000"])
 def test_following_the_drawn_route_lights_the_room(xserver, board) -> None:  # noqa: F811
     assert _needs_waypoints(board)
+    first = plan_route(solve(toa_board(board)).presses, ENTRANCE).clicks[0]
+    assert board == "000/0#0/011" or not first.step
     proc = xserver.start_app(
         "demo", "--json", "--board", board, "--title", TITLE, "--walk-speed", str(WALK_SPEED),
     )

@@ -11,22 +11,27 @@ import numpy as np
 import pytest
 
 from assistant.capture import Rect, WindowInfo
+from assistant.inference import turn_board
 from assistant.live import LiveLoop
-from assistant.puzzle import TOA_PLATES
+from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.route import ENTRANCE, is_toa_board, start_tile, tile_plate, walk
 from assistant.route_overlay import (
     CLEAR_RADIUS,
+    SIDE_ENTRANCES,
     clip_segment,
     entrance_near,
+    entrance_opposite,
     floor_tile_at,
     player_place,
     player_plate,
     route_marks,
+    turn_side,
 )
 from assistant.scene import SceneParams, render_scene
 from assistant.sequence import PictureSequence
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
+from assistant.vision.statue import STATUE_SIDES
 from assistant.walkthrough import walk_through
 
 GAME = WindowInfo("h", "RuneLite - Player", Rect(200, 150, 800, 600))
@@ -262,3 +267,59 @@ def test_route_marks_for_a_route_without_clicks_are_empty() -> None:
 
 def test_plates_constant_matches_the_planner() -> None:
     assert all(tile_plate((2 * c, 2 * r)) == (r, c) for r, c in TOA_PLATES)
+
+
+def test_the_way_in_is_across_the_floor_from_the_statue() -> None:
+    assert entrance_opposite((0, -1)) == ENTRANCE  # the statue above the top row
+    assert {entrance_opposite(side) for side in STATUE_SIDES} == set(SIDE_ENTRANCES)
+    for side in STATUE_SIDES:  # the middle tile of the side opposite
+        x, y = entrance_opposite(side)
+        assert (x - 2, y - 2) == (-3 * side[0], -3 * side[1])
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3, 5, -1])
+def test_a_side_turns_with_the_labels_as_the_board_does(turns: int) -> None:
+    for side in STATUE_SIDES:
+        dx, dy = side
+        grid = np.zeros((3, 3), np.int64)
+        grid[1 + dy, 1 + dx] = 1  # the middle plate of that side
+        turned = turn_board(toa_board(grid), turns).states
+        tx, ty = turn_side(side, turns)
+        assert turned[1 + ty, 1 + tx] == 1, (side, turns)
+
+
+# sessions whose first frames show a decided board and the statue (in many others a plate
+# is hidden from the first frame on, and the overlay rightly shows no route yet)
+@pytest.mark.parametrize(("seed", "ui", "source"), [
+    (2, False, "synthetic"), (11, False, "synthetic"), (1, True, "synthetic"),
+    (10, True, "synthetic"), (11, True, "synthetic"), (7, True, "screenshot"),
+])
+def test_before_the_first_step_the_route_starts_where_the_player_came_in(
+    seed: int, ui: bool, source: str
+) -> None:
+    """The player waits at the way in, across from the statue: wherever the camera looks
+    from and whatever the client's panels do to the middle of the view, the route starts
+    at the player's tile once the statue has been seen (and, at a low camera, the plate
+    behind the waiting player is not taken for the player's place)."""
+    if source == "screenshot":
+        from conftest import shared_file
+
+        shared_file("toa", "room_topdown.png")
+    sequence = PictureSequence()
+    checked = 0
+    for frame in walk_through(None, seed, ui=ui, source=source):
+        sequence.feed(frame.scene.frame)
+        if frame.step >= 0:
+            break
+        observed = sequence.loop.last_observed
+        if frame.event == "walking" or observed.kind != "steps" or observed.route is None:
+            continue
+        if sequence.loop.statue is None:  # not seen yet: the view's middle decides
+            continue
+        start = _on_picture(observed, observed.route.start)
+        truth = _project(frame.scene.homography, frame.player_tile)
+        spacing = float(np.min(np.hypot(*np.diff(frame.scene.plate_centres[:3], axis=0).T)))
+        assert float(np.hypot(*(start - truth))) / spacing < 0.25, (frame.event,
+                                                                    observed.route.start)
+        checked += 1
+    assert checked >= 1

@@ -75,16 +75,17 @@ def demo_params(board: str | None = None, seed: int = 7) -> SceneParams:
 
 def default_camera(frame_size: tuple[int, int] = (900, 620)) -> Camera:
     """A moderate game camera: 35° from straight down, plates ~70 px apart, a few degrees
-    off looking in from the far side of the room (yaw 186°).
+    off looking in from the side of the room (yaw 276°).
 
-    Why the far side: from behind the entrance, the player standing there would hide the
+    Why the side: from behind the entrance, the player standing there would hide the
     bottom plate in the very first frame, before the assistant has seen it, so the demo
-    would open on an undecided answer. From the far side the player walks in towards the
-    camera; plates it stands on later are hidden as in a real session, and filled in from
-    the frames before."""
+    would open on an undecided answer; from the far side, the statue across from the way
+    in is under the chat box, and the assistant could not tell where the player came in
+    until the first plate. From the side, the player waits beside the ring hiding no
+    plate and the statue is in view across the room."""
     width, height = frame_size
     return Camera(
-        yaw_deg=186.0,
+        yaw_deg=276.0,
         pitch_deg=35.0,
         spacing_px=70.0,
         look_at=_grid(ENTRANCE),

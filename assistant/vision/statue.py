@@ -1,0 +1,102 @@
+"""Which side of the plates the room's statue stands on.
+
+Why: before the player has stood on a plate, nothing in the plates tells where the player
+is, and a route drawn from the wrong side of the room can cross a plate on its first leg.
+The room has one fixed landmark beside the plates: a purple statue with a yellow beam in
+the middle of one wall, a plate spacing beyond the middle plate of that side (the real
+screenshot ``room_topdown.png`` shows it in the top wall, with the room open on the
+opposite side). Its side orients the room whatever the camera's turn, so the way in can
+be placed on the screen (:func:`assistant.route_overlay.entrance_opposite`).
+
+The test is colour at known places: the gold of the beam (the plates' gold, so the same
+HSV band as the locator's) in a small area beyond the middle plate of each side. One side
+must hold it clearly and no other nearly as much, or the answer is "cannot tell" (None):
+a team-mate in gold, the assistant's own marks in a gold colour or a side out of the
+frame never make a guess.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from assistant.vision.geometry import GridGeometry
+
+__all__ = ["STATUE_SIDES", "statue_side"]
+
+#: The four sides, as the outward direction (dx, dy) in grid units from the middle plate
+#: of a 3×3 ring (x = column, y = row): top, bottom, left, right.
+STATUE_SIDES: tuple[tuple[int, int], ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+#: The area looked at beyond a side's middle plate: from ``_NEAR`` to ``_FAR`` plate
+#: spacings out (clear of the plate's frame, which ends at 0.3) and ``_ACROSS`` either side.
+#: The statue and beam of the real screenshot lie 0.55 to 1.4 spacings out, 0.2 across.
+_NEAR, _FAR, _ACROSS = 0.55, 1.3, 0.2
+_STEPS_OUT, _STEPS_ACROSS = 9, 5
+#: The beam's gold (OpenCV HSV; on the real screenshot hue 20-24, saturation 135-226,
+#: value 146-250): brighter and more saturated than the locator's band, which also
+#: takes the game's dark brown panels.
+_GOLD_LOW, _GOLD_HIGH = (12, 130, 90), (34, 255, 255)
+#: A side holds the statue when this share of its area is gold (the real screenshot:
+#: 0.2) but not more than ``_MAX_GOLD`` (a beam is thin; an area all gold is an item, a
+#: panel or a mark) ...
+_MIN_GOLD, _MAX_GOLD = 0.08, 0.6
+#: ... and every other side seen holds less than this share of that.
+_OTHERS_AT_MOST = 0.35
+#: A side counts as seen when this share of its area is in the frame.
+_MIN_IN_FRAME = 0.5
+
+
+def _area_offsets() -> np.ndarray:
+    """Points (out, across) of one side's area, in plate spacings."""
+    out = np.linspace(_NEAR, _FAR, _STEPS_OUT)
+    across = np.linspace(-_ACROSS, _ACROSS, _STEPS_ACROSS)
+    o, a = np.meshgrid(out, across)
+    return np.stack([o.ravel(), a.ravel()], axis=1)
+
+
+_AREA = _area_offsets()
+
+
+def gold_shares(frame: np.ndarray, geometry: GridGeometry) -> list[float | None]:
+    """The share of gold in each side's area (:data:`STATUE_SIDES` order), None for a
+    side mostly outside the frame."""
+    if geometry.rows != 3 or geometry.cols != 3:
+        return [None] * len(STATUE_SIDES)
+    height, width = frame.shape[:2]
+    shares: list[float | None] = []
+    for dx, dy in STATUE_SIDES:
+        # grid points: the middle plate of the side is (1 + dx, 1 + dy); "out" runs along
+        # (dx, dy), "across" along its perpendicular
+        grid = np.column_stack([
+            1 + dx + _AREA[:, 0] * dx - _AREA[:, 1] * dy,
+            1 + dy + _AREA[:, 0] * dy + _AREA[:, 1] * dx,
+        ])
+        at = np.rint(geometry.to_image(grid)).astype(np.int64)
+        inside = (at[:, 0] >= 0) & (at[:, 0] < width) & (at[:, 1] >= 0) & (at[:, 1] < height)
+        if inside.mean() < _MIN_IN_FRAME:
+            shares.append(None)
+            continue
+        pixels = frame[at[inside, 1], at[inside, 0], :3].reshape(-1, 1, 3)
+        hsv = cv2.cvtColor(np.ascontiguousarray(pixels, dtype=np.uint8), cv2.COLOR_BGR2HSV)
+        gold = cv2.inRange(hsv, _GOLD_LOW, _GOLD_HIGH)
+        shares.append(float(np.count_nonzero(gold)) / len(pixels))
+    return shares
+
+
+def statue_side(frame: np.ndarray, geometry: GridGeometry | None) -> tuple[int, int] | None:
+    """The side (:data:`STATUE_SIDES`, in the labels of ``geometry``) the statue stands
+    on in ``frame`` (BGR or BGRA), or None when no side clearly holds it."""
+    if geometry is None:
+        return None
+    shares = gold_shares(frame, geometry)
+    seen = [(share, side) for share, side in zip(shares, STATUE_SIDES, strict=True)
+            if share is not None]
+    if not seen:
+        return None
+    best, side = max(seen)
+    if not _MIN_GOLD <= best <= _MAX_GOLD:
+        return None
+    if any(other > _OTHERS_AT_MOST * best for other, s in seen if s != side):
+        return None
+    return side

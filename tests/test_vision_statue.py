@@ -1,0 +1,117 @@
+"""The statue beside the plates: which side of the ring it stands on, in the reading's
+labels, on the real screenshot and on rendered rooms at every turn and pitch; never a
+guess when a side cannot be told."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from conftest import shared_file
+
+from assistant.profile import toa_default_profile
+from assistant.scene import SceneParams, render_scene
+from assistant.scene3d import Camera
+from assistant.vision.geometry import GridGeometry
+from assistant.vision.reader import read_frame
+from assistant.vision.statue import STATUE_SIDES, gold_shares, statue_side
+
+#: Where the renderer stands the statue (room grid units): beyond the top row's middle.
+STATUE_IN_ROOM = (1.0, -0.9)
+
+
+def _truth(homography: np.ndarray, geometry: GridGeometry) -> tuple[int, int]:
+    """The side, in the reading's labels, whose outside lies nearest the statue on screen."""
+    statue = cv2.perspectiveTransform(np.array([[STATUE_IN_ROOM]]), homography)[0, 0]
+
+    def distance(side: tuple[int, int]) -> float:
+        dx, dy = side
+        point = geometry.to_image(np.array([[1 + 1.9 * dx, 1 + 1.9 * dy]]))[0]
+        return float(np.hypot(*(point - statue)))
+
+    return min(STATUE_SIDES, key=distance)
+
+
+def test_the_real_screenshot_shows_the_statue_above_the_top_row() -> None:
+    frame = cv2.imread(str(shared_file("toa", "room_topdown.png")), cv2.IMREAD_COLOR)
+    reading = read_frame(frame, toa_default_profile())
+    assert reading.board_text == "111/0#0/110"
+    assert statue_side(frame, reading.geometry) == (0, -1)
+    shares = gold_shares(frame, reading.geometry)
+    assert shares[0] > 0.1 and all(share == 0 for share in shares[1:])
+
+
+@pytest.mark.parametrize("quarter", [0, 1, 2, 3])
+def test_rendered_rooms_at_every_turn_and_pitch_are_never_told_the_wrong_side(quarter) -> None:
+    right = 0
+    for seed in range(12):
+        rng = np.random.default_rng([seed, quarter])
+        camera = Camera(
+            yaw_deg=90.0 * quarter + float(rng.uniform(-30, 30)),
+            pitch_deg=float(rng.uniform(0, 68)),
+            spacing_px=float(rng.uniform(50, 100)),
+            look_at=(float(rng.uniform(0, 2)), float(rng.uniform(0.5, 2.5))),
+        )
+        scene = render_scene(SceneParams(seed=seed, frame_size=(900, 620), camera=camera,
+                                         room_seed=seed, ui=False))
+        reading = read_frame(scene.frame, toa_default_profile())
+        if reading.abstain:
+            continue
+        side = statue_side(scene.frame, reading.geometry)
+        if side is None:
+            continue
+        assert side == _truth(scene.homography, reading.geometry), (seed, camera)
+        right += 1
+    assert right >= 9, f"the statue was told in only {right} of 12 rooms"
+
+
+def _top_down_room() -> tuple[np.ndarray, GridGeometry]:
+    scene = render_scene(SceneParams(seed=4, board="101/0#1/010", frame_size=(640, 520),
+                                     centre=(320, 260), spacing=80.0, ui=False,
+                                     lookalikes=False))
+    reading = read_frame(scene.frame, toa_default_profile())
+    assert not reading.abstain and statue_side(scene.frame, reading.geometry) is not None
+    return scene.frame.copy(), reading.geometry
+
+
+def _paint_side(frame: np.ndarray, geometry: GridGeometry, side, colour) -> None:
+    """Fill the area beyond a side's middle plate where the statue would stand."""
+    dx, dy = side
+    corners = [(out, across) for out, across in
+               ((0.5, -0.3), (1.4, -0.3), (1.4, 0.3), (0.5, 0.3))]
+    grid = np.array([[1 + dx + o * dx - a * dy, 1 + dy + o * dy + a * dx] for o, a in corners])
+    cv2.fillPoly(frame, [np.round(geometry.to_image(grid)).astype(np.int32)], colour)
+
+
+def test_the_games_brown_panels_are_not_taken_for_the_beam() -> None:
+    frame, geometry = _top_down_room()
+    side = statue_side(frame, geometry)
+    other = next(s for s in STATUE_SIDES if s != side)
+    _paint_side(frame, geometry, other, (38, 52, 62))  # the client's dark brown panel
+    assert gold_shares(frame, geometry)[STATUE_SIDES.index(other)] == 0
+    assert statue_side(frame, geometry) == side
+
+
+def test_gold_on_two_sides_tells_nothing() -> None:
+    frame, geometry = _top_down_room()
+    side = statue_side(frame, geometry)
+    other = next(s for s in STATUE_SIDES if s != side)
+    _paint_side(frame, geometry, other, (30, 200, 240))  # a team-mate's gold armour
+    assert statue_side(frame, geometry) is None
+
+
+def test_a_covered_statue_and_a_side_out_of_the_frame_tell_nothing() -> None:
+    frame, geometry = _top_down_room()
+    side = statue_side(frame, geometry)
+    _paint_side(frame, geometry, side, (94, 108, 119))  # someone in grey stands before it
+    assert statue_side(frame, geometry) is None
+    # only the top half of the room in the frame: the bottom side is not seen
+    shares = gold_shares(frame[: frame.shape[0] // 2 - 40], geometry)
+    assert shares[STATUE_SIDES.index((0, 1))] is None
+
+
+def test_only_a_three_by_three_ring_has_the_statue() -> None:
+    geometry = GridGeometry(5, 5, np.array([[60.0, 0, 100], [0, 60, 100], [0, 0, 1]]))
+    frame = np.zeros((500, 500, 3), np.uint8)
+    assert statue_side(frame, geometry) is None
+    assert statue_side(frame, None) is None
