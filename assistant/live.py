@@ -402,7 +402,7 @@ class LiveLoop:
         self._spot_cache: tuple[float, float] | None = None
         self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
         self._route: dict = {}
-        # the side of the plates the statue stands on (route_overlay.STATUE_SIDES), in the
+        # the side of the plates the statue stands on (vision.statue.STATUE_SIDES), in the
         # labels of the geometry it was last carried to, and that geometry (_follow_statue)
         self._statue: tuple[int, int] | None = None
         self._statue_geometry: GridGeometry | None = None
@@ -410,8 +410,9 @@ class LiveLoop:
         # spot is learnt only from plates the player stood on after a step (_learn_spot)
         self._boards_before: frozenset[str] | None = None
         self._stepped = False
-        # the view's corners a frame before (area pixels), whether they stayed put, and the
-        # spot assumed from the way in until one is learnt (_spot_at_way_in)
+        # the view's corners a frame before (area pixels), whether they stayed put
+        # (_note_view), and the spot assumed from the way in until one is learnt
+        # (_spot_at_way_in)
         self._last_corners: np.ndarray | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
@@ -494,6 +495,7 @@ class LiveLoop:
         origin = (area.left + offset[0], area.top + offset[1])
         self._note_step(inference)
         if self.show_route:
+            self._note_view(reading, offset)
             self._learn_spot(reading, area, offset)
         if inference is None:
             return LiveState(
@@ -630,11 +632,23 @@ class LiveLoop:
             return self._statue  # a still view: once per view, not per frame
         frame = self.reader.frame_read
         seen = None if frame is None else statue_side(frame, geometry)
-        if seen is None and self._statue is not None and self._statue_geometry is not None:
-            seen = turn_side(self._statue,
-                             quarter_turns_between(self._statue_geometry, geometry))
+        if seen is None and self._statue is not None and known is not None:
+            seen = turn_side(self._statue, quarter_turns_between(known, geometry))
         self._statue, self._statue_geometry = seen, geometry
         return seen
+
+    def _note_view(self, reading: Reading, offset: tuple[int, int]) -> None:
+        """Whether the view stayed put since the frame before (the player stands still),
+        for :meth:`_spot_at_way_in`; a frame without the ring forgets the view and the
+        statue's side (the camera may have turned anyhow)."""
+        geometry = reading.geometry
+        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+            self._statue, self._statue_geometry = None, None
+            self._last_corners, self._still = None, False
+            return
+        corners = geometry.corners() + np.array(offset, np.float64)
+        before, self._last_corners = self._last_corners, corners
+        self._still = before is not None and float(np.abs(corners - before).max()) <= 1.5
 
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""
@@ -652,9 +666,8 @@ class LiveLoop:
         self._forget_spot_of_another_size(area)
         if not self._spot_samples or self._spot_cache is not None:
             return self._spot_cache
-        points = np.array([(x, y) for x, y, _view, _near in self._spot_samples])
-        views = np.array([view for _x, _y, view, _near in self._spot_samples])
-        near = np.array([n for _x, _y, _view, n in self._spot_samples])
+        samples = np.array(self._spot_samples)
+        points, views, near = samples[:, :2], samples[:, 2], samples[:, 3]
         middle = np.array([area.width / 2, area.height / 2])
         best, best_score = None, None
         for index, point in enumerate(points):
@@ -684,12 +697,7 @@ class LiveLoop:
         geometry = reading.geometry
         if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
             self._last_hidden = []
-            self._statue, self._statue_geometry = None, None
-            self._last_corners, self._still = None, False
             return
-        corners = geometry.corners() + np.array(offset, np.float64)
-        before, self._last_corners = self._last_corners, corners
-        self._still = before is not None and float(np.abs(corners - before).max()) <= 1.5
         if not self._stepped:
             return
         view = self.reader.relocations

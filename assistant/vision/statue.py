@@ -8,8 +8,9 @@ screenshot ``room_topdown.png`` shows it in the top wall, with the room open on 
 opposite side). Its side orients the room whatever the camera's turn, so the way in can
 be placed on the screen (:func:`assistant.route_overlay.entrance_opposite`).
 
-The test is colour at known places: the gold of the beam (the plates' gold, so the same
-HSV band as the locator's) in a small area beyond the middle plate of each side. One side
+The test is colour at known places: the gold of the beam (brighter and more saturated
+than the locator's band for the plates) in a small area beyond the middle plate of each
+side. One side
 must hold it clearly and no other nearly as much, or the answer is "cannot tell" (None):
 a team-mate in gold, the assistant's own marks in a gold colour or a side out of the
 frame never make a guess.
@@ -22,7 +23,7 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["STATUE_SIDES", "statue_side"]
+__all__ = ["STATUE_SIDES", "gold_shares", "statue_side"]
 
 #: The four sides, as the outward direction (dx, dy) in grid units from the middle plate
 #: of a 3×3 ring (x = column, y = row): top, bottom, left, right.
@@ -64,23 +65,25 @@ def gold_shares(frame: np.ndarray, geometry: GridGeometry) -> list[float | None]
     if geometry.rows != 3 or geometry.cols != 3:
         return [None] * len(STATUE_SIDES)
     height, width = frame.shape[:2]
-    shares: list[float | None] = []
-    for dx, dy in STATUE_SIDES:
-        # grid points: the middle plate of the side is (1 + dx, 1 + dy); "out" runs along
-        # (dx, dy), "across" along its perpendicular
-        grid = np.column_stack([
-            1 + dx + _AREA[:, 0] * dx - _AREA[:, 1] * dy,
-            1 + dy + _AREA[:, 0] * dy + _AREA[:, 1] * dx,
-        ])
-        at = np.rint(geometry.to_image(grid)).astype(np.int64)
-        inside = (at[:, 0] >= 0) & (at[:, 0] < width) & (at[:, 1] >= 0) & (at[:, 1] < height)
-        if inside.mean() < _MIN_IN_FRAME:
-            shares.append(None)
-            continue
+    # every side's area at once: grid points, the middle plate of a side being
+    # (1 + dx, 1 + dy), "out" along (dx, dy) and "across" along its perpendicular
+    sides = np.array(STATUE_SIDES, np.float64)[:, None, :]  # (4, 1, 2)
+    out, across = _AREA[None, :, :1], _AREA[None, :, 1:]
+    normal = sides[..., ::-1] * (-1.0, 1.0)  # (dx, dy) -> (-dy, dx)
+    grid = 1 + sides + out * sides + across * normal  # (4, points, 2)
+    at = np.rint(geometry.to_image(grid.reshape(-1, 2))).astype(np.int64)
+    inside = (at[:, 0] >= 0) & (at[:, 0] < width) & (at[:, 1] >= 0) & (at[:, 1] < height)
+    gold = np.zeros(len(at), bool)
+    if inside.any():
         pixels = frame[at[inside, 1], at[inside, 0], :3].reshape(-1, 1, 3)
         hsv = cv2.cvtColor(np.ascontiguousarray(pixels, dtype=np.uint8), cv2.COLOR_BGR2HSV)
-        gold = cv2.inRange(hsv, _GOLD_LOW, _GOLD_HIGH)
-        shares.append(float(np.count_nonzero(gold)) / len(pixels))
+        gold[inside] = cv2.inRange(hsv, _GOLD_LOW, _GOLD_HIGH).ravel() > 0
+    shares: list[float | None] = []
+    for side_inside, side_gold in zip(inside.reshape(len(STATUE_SIDES), -1),
+                                      gold.reshape(len(STATUE_SIDES), -1), strict=True):
+        seen = int(side_inside.sum())
+        shares.append(None if side_inside.mean() < _MIN_IN_FRAME
+                      else float(side_gold.sum()) / seen)
     return shares
 
 
