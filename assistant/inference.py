@@ -55,6 +55,7 @@ __all__ = [
     "common_presses",
     "quarter_turns_between",
     "turn_board",
+    "turn_side",
 ]
 
 #: Steps that may happen between two successive readings of the live loop: one. A step
@@ -126,6 +127,15 @@ def _axes(geometry: GridGeometry) -> np.ndarray:
     return axes / math.sqrt(max(abs(float(np.linalg.det(axes))), 1e-12))
 
 
+def turn_side(side: tuple[int, int], turns: int) -> tuple[int, int]:
+    """A side of the grid (outward direction (dx, dy) in grid units, x = column) relabelled
+    as the cells are by ``turns`` quarter turns of :func:`turn_board` (numpy's rot90)."""
+    dx, dy = side
+    for _ in range(turns % 4):
+        dx, dy = dy, -dx
+    return dx, dy
+
+
 def turn_board(board: Board, turns: int) -> Board:
     """The board relabelled after the labels turned ``turns`` quarter turns (the states
     array rotated as :func:`numpy.rot90` rotates it)."""
@@ -149,6 +159,7 @@ class BoardHistory:
         self.max_steps = max_steps
         self._belief: tuple[Board, ...] = ()
         self._geometry: GridGeometry | None = None
+        self._landmark: tuple[int, int] | None = None
         self._missed = 0
         self._deltas: dict[tuple, np.ndarray] = {}
 
@@ -156,6 +167,7 @@ class BoardHistory:
         """Forget the session (the puzzle left the view, another window was chosen)."""
         self._belief = ()
         self._geometry = None
+        self._landmark = None
         self._missed = 0
 
     @property
@@ -167,11 +179,19 @@ class BoardHistory:
         if self._belief:
             self._missed += 1
 
-    def update(self, reading: Reading, seconds: float | None = None) -> Inference | None:
+    def update(self, reading: Reading, seconds: float | None = None,
+               landmark: tuple[int, int] | None = None) -> Inference | None:
         """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
         abstains. ``seconds`` since the last reading that did not abstain bound the steps
         in between (one, and one more per :data:`SECONDS_PER_STEP`); without them, the
-        readings missed in between do (one more per :data:`MISSED_FRAMES_PER_STEP`)."""
+        readings missed in between do (one more per :data:`MISSED_FRAMES_PER_STEP`).
+
+        ``landmark``: the side of the grid (an outward direction (dx, dy), in this
+        reading's labels) on which a fixed feature of the room stands, when the frame
+        shows it (the ToA room's statue, :func:`assistant.vision.statue.statue_side`).
+        Seen in this reading and the one before, it tells the quarter turns of a camera
+        snap between them: the ring alone cannot, so a step onto a plate whose new board
+        is a quarter turn of the old one would otherwise stay undecided."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -182,10 +202,11 @@ class BoardHistory:
             steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
         reached: tuple[Board, ...] = ()
         if self._belief and self._compatible(completions[0]):
-            reached = self._reachable(completions, self._turn(reading), steps)
+            reached = self._reachable(completions, self._turn(reading), steps, landmark)
         # no history, or none that explains this frame: the frame alone decides
         self._belief = reached or completions
         self._geometry = reading.geometry
+        self._landmark = landmark
         self._missed = 0
         return self._inference(reading)
 
@@ -193,6 +214,8 @@ class BoardHistory:
         """The quarter turns of a smooth camera turn since the last reading."""
         if reading.geometry is None or self._geometry is None:
             return 0
+        if np.array_equal(reading.geometry.homography, self._geometry.homography):
+            return 0  # a still view, read at the same corners (most frames)
         return quarter_turns_between(self._geometry, reading.geometry)
 
     def _compatible(self, board: Board) -> bool:
@@ -206,10 +229,12 @@ class BoardHistory:
         completions: tuple[Board, ...],
         smooth_turn: int,
         steps: int,
+        landmark: tuple[int, int] | None = None,
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
-        missed frames."""
+        missed frames; a snap only by the turn that carries the landmark from where the
+        last reading saw it to where this one does, when both saw it."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return ()  # too many unseen steps: anything is possible, the frame decides
@@ -219,7 +244,9 @@ class BoardHistory:
         if square:
             # (who hides which plate is no constraint here: a standing body hides the plate
             # behind it, and which plate that is changes with the view)
-            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn]
+            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn
+                      and (landmark is None or self._landmark is None
+                           or turn_side(self._landmark, t) == landmark)]
         kept = []
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)

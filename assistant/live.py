@@ -38,6 +38,7 @@ from assistant.inference import (
     common_presses,
     quarter_turns_between,
     turn_board,
+    turn_side,
 )
 from assistant.profile import Profile, toa_default_profile
 from assistant.puzzle import TOA_PLATES, Board
@@ -50,11 +51,10 @@ from assistant.route_overlay import (
     player_place,
     route_marks,
     tile_point,
-    turn_side,
 )
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
-from assistant.vision.locate import whole_diamonds
+from assistant.vision.locate import ring_in_place, whole_diamonds
 from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
 from assistant.vision.statue import statue_side
 
@@ -64,7 +64,9 @@ log = logging.getLogger(__name__)
 
 #: Frames a new reading must persist before it is shown (no flicker).
 STABLE_FRAMES = 2
-#: Auto-located rings are re-located at least this often (frames), to follow the camera.
+#: Auto-located rings are checked at least this often (frames) to be where their corners
+#: place them (a camera creeping away without changing the board read), and searched for
+#: again when they are not.
 RELOCATE_EVERY = 30
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
@@ -214,7 +216,8 @@ class LiveReader:
     only the region around the grid is grabbed (:meth:`region`) and read at those
     corners, a calibrated read of a few milliseconds. Auto-located corners are checked by
     locating again, on a grab of the whole window, whenever the read abstains or its board
-    changes, and every :data:`RELOCATE_EVERY` frames, so camera moves are followed.
+    changes, and whenever the check every :data:`RELOCATE_EVERY` frames finds a diamond
+    off its place, so camera moves are followed.
     Plates the search could not see (someone stands on them) stay hidden in the tracked
     reads until one shows its whole diamond again; it is then read at the same corners.
     Corners are kept relative to the captured window area, so moving the window costs
@@ -254,8 +257,6 @@ class LiveReader:
         self._window_size = (width, height)
         if self._corners is None or (not self.track and not self._fixed):
             return None
-        if not self._fixed and self._since_locate >= RELOCATE_EVERY:
-            return None
         grid = self.profile.grid
         tl, tr, _, bl = self._corners
         spacing = max(
@@ -286,6 +287,14 @@ class LiveReader:
         # a changed board or hidden set: a step, or the camera moved under the old corners
         if reading.abstain or reading.board_text != self._last_board:
             return self._locate(grab_all())
+        if self._since_locate >= RELOCATE_EVERY:
+            # now and then: has the camera crept away under the corners with the board
+            # read the same? The diamonds seen are checked where the corners place them,
+            # on this grab; only when one has moved is the ring searched for again
+            seen = tuple((tile.row, tile.col) for tile in reading.tiles if not tile.hidden)
+            if reading.geometry is None or not ring_in_place(frame, reading.geometry, seen):
+                return self._locate(grab_all())
+            self._since_locate = 0
         # a plate set aside shows its whole diamond again: whatever covered it has gone,
         # and the view is the same (the board read at the corners is), so it is read at
         # the same corners, no search needed
@@ -406,6 +415,9 @@ class LiveLoop:
         # labels of the geometry it was last carried to, and that geometry (_follow_statue)
         self._statue: tuple[int, int] | None = None
         self._statue_geometry: GridGeometry | None = None
+        # the view (its corners on the area, as bytes) the statue was last looked for in,
+        # and the side seen there with all four sides in view (_statue_seen)
+        self._statue_sighting: tuple[bytes | None, tuple[int, int] | None] = (None, None)
         # the boards possible a reading before, and whether a step has been seen: the
         # spot is learnt only from plates the player stood on after a step (_learn_spot)
         self._boards_before: frozenset[str] | None = None
@@ -489,7 +501,8 @@ class LiveLoop:
         reading, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         now = self.clock()
         since = None if self._last_reading_at is None else now - self._last_reading_at
-        inference = self.history.update(reading, since)  # None when the reading abstains
+        # None when the reading abstains
+        inference = self.history.update(reading, since, self._statue_seen(reading, offset))
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
@@ -617,6 +630,23 @@ class LiveLoop:
         if self._boards_before is not None and now.isdisjoint(self._boards_before):
             self._stepped = True
         self._boards_before = now
+
+    def _statue_seen(self, reading: Reading, offset: tuple[int, int]) -> tuple[int, int] | None:
+        """The statue's side as the frame read shows it, all four sides in view (for the
+        history: it tells a camera snap's turn), in the reading's labels. Looked for once
+        per view, on the first frame of it (a search's grab of the whole window): the
+        tracked frames after it are read at the same corners, on a grab around the plates
+        that the statue's side may leave."""
+        geometry = reading.geometry
+        if (geometry is None or reading.abstain
+                or not self.reader.profile.grid.is_toa_ring):
+            return None
+        view = np.round(geometry.corners() + np.array(offset, np.float64), 1).tobytes()
+        if self._statue_sighting[0] != view:
+            frame = self.reader.frame_read
+            side = None if frame is None else statue_side(frame, geometry, all_sides=True)
+            self._statue_sighting = (view, side)
+        return self._statue_sighting[1]
 
     def _follow_statue(self, geometry: GridGeometry) -> tuple[int, int] | None:
         """The side of the plates the statue stands on, in ``geometry``'s labels: seen in

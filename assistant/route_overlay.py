@@ -35,7 +35,6 @@ __all__ = [
     "player_plate",
     "route_marks",
     "tile_point",
-    "turn_side",
 ]
 
 #: The path keeps this far (grid units) from every cell centre: the sampled disc plus a
@@ -129,15 +128,6 @@ def hides_from_behind(geometry: GridGeometry, tile: Tile, plate: tuple[int, int]
         return False
     feet, other = geometry.to_image(np.array([tile_point(tile), tile_point(plate_at)]))
     return bool(other[1] < feet[1])
-
-
-def turn_side(side: tuple[int, int], turns: int) -> tuple[int, int]:
-    """A side (outward direction (dx, dy) in grid units) relabelled as the cells are by
-    ``turns`` quarter turns of :func:`assistant.inference.turn_board` (numpy's rot90)."""
-    dx, dy = side
-    for _ in range(turns % 4):
-        dx, dy = dy, -dx
-    return dx, dy
 
 
 def entrance_near(geometry: GridGeometry, point: tuple[float, float]) -> Tile:

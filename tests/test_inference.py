@@ -251,3 +251,57 @@ def test_a_pan_that_relabels_a_steep_45_degree_view_is_told_from_the_geometry() 
     assert turn_board(before.board, turns).format() == after.board.format()
     # and without a pan nothing turns
     assert quarter_turns_between(before.geometry, read((1.0, 2.6)).geometry) == 0
+
+
+STATUE = (0, -1)  # the statue beyond the top side, as the reader labels it
+
+
+def test_the_statue_seen_in_both_frames_decides_every_step_onto_a_hidden_plate():
+    """The steps the ring alone leaves undecided (the new board is also a quarter-turn
+    snap of the old one) are decided when the statue is seen on the same side in both
+    frames: a snap would have moved it to another side."""
+    undecided_without = 0
+    for board in all_toa_boards():
+        for plate in TOA_PLATES:
+            after = board.press(*plate)
+            plain = BoardHistory()
+            plain.update(reading_of(board))
+            if not plain.update(reading_of(after, [plate])).certain:
+                undecided_without += 1
+            history = BoardHistory()
+            history.update(reading_of(board), landmark=STATUE)
+            inference = history.update(reading_of(after, [plate]), landmark=STATUE)
+            assert inference.board == after, (board.format(), plate)
+    assert undecided_without > 0  # the case exists without the statue
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_snap_with_the_statue_seen_turned_keeps_the_truth(turns):
+    """A compass snap moves the statue to the side the turn carries it to: the snap stays
+    possible, the truth is never excluded, and a certain board is the true one."""
+    from assistant.inference import turn_side
+
+    for before in all_toa_boards():
+        for plate in TOA_PLATES:
+            history = BoardHistory()
+            history.update(reading_of(before), landmark=STATUE)
+            board = before.press(*plate)
+            history.update(reading_of(board, [plate]), landmark=STATUE)
+            turned = turn_board(board, turns)
+            cell = tuple(int(v) for v in np.argwhere(np.rot90(
+                np.pad(np.ones((1, 1)), ((plate[0], 2 - plate[0]), (plate[1], 2 - plate[1]))),
+                turns))[0])
+            inference = history.update(reading_of(turned, [cell]),
+                                       landmark=turn_side(STATUE, turns))
+            assert turned in inference.candidates
+            assert inference.board in (None, turned)
+
+
+def test_the_statue_seen_in_one_frame_only_constrains_nothing():
+    board = toa_board("000/0#0/100")  # a step on the bottom middle reads as a snap too
+    after = board.press(2, 1)
+    for first, second in ((STATUE, None), (None, STATUE)):
+        history = BoardHistory()
+        history.update(reading_of(board), landmark=first)
+        inference = history.update(reading_of(after, [(2, 1)]), landmark=second)
+        assert not inference.certain and after in inference.candidates

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from assistant.capture import Rect, WindowInfo, blank_frame_reason, find_window
-from assistant.live import LiveLoop, LiveState, Stabilizer
+from assistant.live import RELOCATE_EVERY, LiveLoop, LiveState, Stabilizer
 from assistant.puzzle import toa_board
 from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.solver import solve
@@ -188,10 +188,43 @@ def test_once_found_only_the_region_around_the_plates_is_grabbed() -> None:
         for state in later
     )
     full = [r for r in grabber.grabbed[2:] if r == GAME.rect]
-    assert 1 <= len(full) <= 3  # re-located now and then (every 30 frames), not every frame
+    # the still view passes the periodic check on the small grab: no search of the window
+    assert full == []
     grabber.frame = room("111/1#1/111").frame  # a step changes the board: re-located at once
     loop.tick()
     assert loop.tick().kind == "solved"
+
+
+def test_the_periodic_check_searches_again_only_when_a_diamond_is_off_its_place(
+    monkeypatch,
+) -> None:
+    """Every RELOCATE_EVERY frames the diamonds are checked where the corners place them
+    (vision.locate.ring_in_place, on the small grab); only a failed check costs a search
+    of the whole window (a camera creeping away with the board read the same)."""
+    import assistant.live as live
+
+    scene = room("111/0#0/110")
+    checked: list[int] = []
+    in_place = [True]
+
+    def check(frame, geometry, cells):
+        checked.append(len(cells))
+        assert frame.shape[0] < GAME.rect.height  # the small grab, not the window
+        return in_place[0]
+
+    monkeypatch.setattr(live, "ring_in_place", check)
+    loop, grabber = make_loop(scene.frame)
+    loop.tick()
+    loop.tick()
+    start = len(grabber.grabbed)
+    for _ in range(RELOCATE_EVERY):
+        loop.tick()
+    assert checked == [8] and GAME.rect not in grabber.grabbed[start:]
+    in_place[0] = False
+    start = len(grabber.grabbed)
+    states = [loop.tick() for _ in range(RELOCATE_EVERY)]
+    assert len(checked) == 2 and grabber.grabbed[start:].count(GAME.rect) == 1
+    assert all(state.kind == "steps" for state in states)
 
 
 def test_own_marks_do_not_change_the_reading() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from assistant.capture import Rect, WindowInfo
-from assistant.inference import turn_board
+from assistant.inference import turn_board, turn_side
 from assistant.live import LiveLoop
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.route import ENTRANCE, is_toa_board, start_tile, tile_plate, walk
@@ -25,9 +25,8 @@ from assistant.route_overlay import (
     player_place,
     player_plate,
     route_marks,
-    turn_side,
 )
-from assistant.scene import SceneParams, render_scene
+from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.sequence import PictureSequence
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
@@ -323,3 +322,43 @@ def test_before_the_first_step_the_route_starts_where_the_player_came_in(
                                                                     observed.route.start)
         checked += 1
     assert checked >= 1
+
+
+def _standing_room(board: str, player: tuple[float, float], yaw: float):
+    from assistant.scene import Camera
+    from assistant.scene3d import random_figure
+
+    # dressed without gold: the test is about the statue, not about a gold figure beside
+    # it (then no side is told, and the history is as undecided as without it)
+    figure = random_figure(np.random.default_rng(4), player, skin=(80, 110, 160),
+                           body=(140, 60, 40), legs=(60, 60, 60), hair=(30, 30, 30),
+                           cape=False, weapon=False)
+    camera = Camera(yaw_deg=yaw, pitch_deg=30.0, spacing_px=70.0, look_at=player)
+    return render_scene(SceneParams(seed=2, room_seed=3, board=board, camera=camera,
+                                    figures=(figure,), ui=False, frame_size=(900, 640)))
+
+
+@pytest.mark.parametrize("yaw", [93.0, 181.0, 276.0])
+def test_a_first_step_that_also_reads_as_a_camera_snap_is_decided_by_the_statue(
+    yaw: float, monkeypatch
+) -> None:
+    """From the way in onto the plate beside it: 000/0#0/100 becomes 000/0#0/011 with the
+    player hiding the bottom middle plate, which is also 000/0#0/100 turned a quarter (a
+    compass snap, no step). The statue, seen on the same side before and after, rules the
+    snap out, so the marks are certain; without it they are not (the control)."""
+    import assistant.live as live
+
+    frames = [_standing_room("000/0#0/100", (1.0, 2.5), yaw)] * 3
+    frames += [_standing_room("000/0#0/011", (1.0, 2.0), yaw)] * 3
+
+    def follow(sequence: PictureSequence):
+        states = [sequence.feed(scene.frame) for scene in frames]
+        return states[-1], sequence.loop.last_observed
+
+    shown, observed = follow(PictureSequence())
+    assert observed.reading is not None and observed.reading.hidden
+    assert shown.kind == "steps" and shown.board is not None
+    assert shown.board.format() == screen_board(frames[-1])
+    monkeypatch.setattr(live, "statue_side", lambda *args, **kwargs: None)
+    shown, _ = follow(PictureSequence())
+    assert shown.kind == "uncertain"

@@ -310,3 +310,30 @@ def test_a_steep_close_view_is_placed_though_the_affine_guess_misses_the_far_pla
     fit, why = locate_ring(frame)
     assert fit is not None, why
     assert_on_the_plates(fit.geometry, scene)
+
+
+@pytest.mark.parametrize("pitch", [0.0, 40.0, 66.0])
+def test_ring_in_place_tells_a_still_view_from_one_crept_away(pitch: float) -> None:
+    """The live loop's periodic check (locate.ring_in_place): the diamonds seen where the
+    last search placed them pass; the same ring placed a few hundredths of a spacing off
+    (the camera crept) does not; covered plates are left out of the check."""
+    from assistant.vision.geometry import GridGeometry
+    from assistant.vision.locate import IN_PLACE_TOLERANCE, ring_in_place
+
+    scene = room((1.0, 1.0), yaw=20.0, pitch=pitch, spacing=80.0,
+                 figures=standing([3], seed=5))
+    reading = read_frame(scene.frame)
+    assert not reading.abstain and reading.geometry is not None
+    seen = tuple((t.row, t.col) for t in reading.tiles if not t.hidden)
+    assert 4 <= len(seen) < 8
+    assert ring_in_place(scene.frame, reading.geometry, seen)
+    everything = tuple(TOA_PLATES)
+    assert not ring_in_place(scene.frame, reading.geometry, everything)  # one is covered
+    assert not ring_in_place(scene.frame, reading.geometry, seen[:3])  # too few to tell
+
+    def moved(dx: float) -> GridGeometry:
+        shift = np.array([[1, 0, dx], [0, 1, 0], [0, 0, 1]], np.float64)
+        return GridGeometry(3, 3, reading.geometry.homography @ shift)
+
+    assert ring_in_place(scene.frame, moved(0.4 * IN_PLACE_TOLERANCE), seen)
+    assert not ring_in_place(scene.frame, moved(1.5 * IN_PLACE_TOLERANCE), seen)

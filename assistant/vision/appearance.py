@@ -35,6 +35,7 @@ __all__ = [
     "classify",
     "point_features",
     "sector_colour",
+    "sector_stats",
     "toa_chroma",
 ]
 
@@ -115,6 +116,29 @@ def sector_colour(pixels: np.ndarray) -> np.ndarray:
     return ordered[:, low:high, :].mean(axis=1)
 
 
+def sector_stats(pixels: np.ndarray, sectors: tuple[np.ndarray, ...]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell and sector: the colour (:func:`sector_colour`), shape (cells, sectors, 3),
+    and the spread of its middle half (the largest channel's gap between the quartile
+    points), shape (cells, sectors). Sectors of one size are sorted in one call: the live
+    loop reads every frame, and a sort per sector and statistic was most of its cost."""
+    pixels = np.asarray(pixels, np.float64)
+    if len({len(idx) for idx in sectors}) == 1:
+        ordered = np.sort(pixels[:, np.stack(sectors), :], axis=2)  # (cells, S, P, 3)
+        count = ordered.shape[2]
+        quarter = count // 4
+        colours = ordered[:, :, quarter : count - quarter, :].mean(axis=2)
+        spread = (ordered[:, :, count - 1 - quarter] - ordered[:, :, quarter]).max(axis=-1)
+        return colours, spread
+    colours, spreads = [], []
+    for part in (np.sort(pixels[:, idx, :], axis=1) for idx in sectors):
+        count = part.shape[1]
+        quarter = count // 4
+        colours.append(part[:, quarter : count - quarter, :].mean(axis=1))
+        spreads.append((part[:, count - 1 - quarter] - part[:, quarter]).max(axis=-1))
+    return np.stack(colours, axis=1), np.stack(spreads, axis=1)
+
+
 def toa_chroma(bgr: np.ndarray) -> np.ndarray:
     """The brightness-free ToA cue: log(blue / red + 0.12); higher = paler = lit."""
     bgr = np.asarray(bgr, np.float64)
@@ -160,7 +184,7 @@ def classify(
     pixels = np.asarray(samples, np.float64)
     if sectors is None:
         sectors = (np.arange(pixels.shape[1]),)
-    parts = np.stack([sector_colour(pixels[:, idx, :]) for idx in sectors], axis=1)
+    parts, sector_spread = sector_stats(pixels, sectors)
     part_features = point_features(parts, look, on, off)  # (cells, sectors)
     features = np.median(part_features, axis=1)
     gap_min = 0.3 if projecting else _MIN_GAP[look]
@@ -190,7 +214,7 @@ def classify(
         # a sector half hidden by a figure averages two colours into a third that can pass
         # for the other look: such a sector is spread far wider than noise or JPEG spread a
         # plain one, compared with how far apart the two looks are (colour, per channel)
-        mixed = _mixed_sectors(pixels, sectors, parts, features, clean, mid)
+        mixed = _mixed_sectors(sector_spread, parts, features, clean, mid)
         if look is Look.TOA_PLATE:
             mixed |= _off_hue(parts)
         beyond = (part_features > high[-1] + reach) | (part_features < low[0] - reach)
@@ -305,25 +329,19 @@ def _reference_side(colour: np.ndarray, on: np.ndarray, off: np.ndarray) -> int 
 
 
 def _mixed_sectors(
-    pixels: np.ndarray,
-    sectors: tuple[np.ndarray, ...],
+    spread: np.ndarray,
     parts: np.ndarray,
     features: np.ndarray,
     clean: np.ndarray,
     mid: float,
 ) -> np.ndarray:
-    """(cells, sectors) True where a sector's points spread over more than
+    """(cells, sectors) True where a sector's points (``spread``, :func:`sector_stats`)
+    spread over more than
     :data:`_MIX_SPREAD` of the colour difference between the two looks and well beyond the
     frame's typical sector (its noise)."""
     high = clean & (features > mid)
     low = clean & (features <= mid)
     contrast = float(np.max(np.abs(parts[high].mean(axis=(0, 1)) - parts[low].mean(axis=(0, 1)))))
-    spreads = []
-    for idx in sectors:
-        ordered = np.sort(pixels[:, idx, :], axis=1)
-        quarter = len(idx) // 4
-        spreads.append((ordered[:, len(idx) - 1 - quarter] - ordered[:, quarter]).max(axis=-1))
-    spread = np.stack(spreads, axis=1)
     # noise and JPEG spread every sector alike: the typical sector of this frame says how much
     typical = float(np.median(spread))
     return spread > max(_MIX_SPREAD * contrast, _MIX_OVER_TYPICAL * typical, 1.0)
@@ -341,5 +359,7 @@ def _off_hue(parts: np.ndarray) -> np.ndarray:
 
 def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
     """A second, independent cue for the ToA plates: lit diamonds are also brighter."""
+    if lit.min() == lit.max():
+        return False  # one look only: nothing to compare, so no confirmation
     value = np.log(parts.max(axis=2).mean(axis=1) + 8.0)
     return float(value[lit == 1].mean() - value[lit == 0].mean()) > -0.02

@@ -27,7 +27,8 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["MAX_ROLL_SKEW", "RingFit", "follow_ring", "locate_ring", "roll_skew", "whole_diamonds"]
+__all__ = ["IN_PLACE_TOLERANCE", "MAX_ROLL_SKEW", "RingFit", "follow_ring", "locate_ring",
+           "ring_in_place", "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
@@ -141,6 +142,9 @@ def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozen
 
 # Following the ring from the last place it was seen (see follow_ring).
 _MIN_FOLLOWED = 4  # diamonds on the moved ring
+#: how far (of the spacing) a diamond may lie from where the last search placed it and the
+#: view still count as the same (ring_in_place): a search fits to 0.07 RMS
+IN_PLACE_TOLERANCE = 0.05
 _FOLLOW_TOLERANCE = 0.25  # grid units, on the floor seen by the previous camera
 _FOLLOW_AREA = (0.4, 2.6)  # a diamond's area on that floor, of the drawn diamond's
 
@@ -250,6 +254,39 @@ def whole_diamonds(
             found = {index: bool(whole[index]) for index in wanted}
     by_cell = {(int(_RING[i][1]), int(_RING[i][0])): found[i] for i in wanted}
     return tuple(by_cell.get(cell, False) for cell in cells)
+
+
+def ring_in_place(
+    frame: np.ndarray, geometry: GridGeometry, cells: tuple[tuple[int, int], ...],
+    tolerance: float = IN_PLACE_TOLERANCE,
+) -> bool:
+    """Whether every one of the ring ``cells`` ((row, col), from 0; at least
+    :data:`_MIN_FOLLOWED` of them) shows its diamond within ``tolerance`` of the spacing
+    of where ``geometry`` places it.
+
+    Why: the live loop reads a still view at the corners of its last search, and checks
+    now and then that the camera has not crept away under them (a slow turn or zoom can
+    leave the board read the same). A search would only place the ring again within its
+    own fit error; this check costs a fraction of it on the small grab around the plates.
+    """
+    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in set(cells)]
+    if len(wanted) < _MIN_FOLLOWED:
+        return False
+    blobs = _gold_blobs(frame, 1)
+    if len(blobs.areas) < len(wanted):
+        return False
+    at = geometry.to_image(_RING)
+    spacing = float(np.mean(np.hypot(*np.diff(at[[0, 1, 2]], axis=0).T)))
+    d = np.hypot(*(at[wanted][:, None, :] - blobs.centres[None, :, :]).transpose(2, 0, 1))
+    nearest, residual = d.argmin(axis=1), d.min(axis=1)
+    if len(set(nearest.tolist())) < len(wanted):
+        return False
+    others = np.zeros(len(_RING), bool)
+    others[wanted] = True
+    areas = np.zeros(len(_RING))
+    areas[wanted] = blobs.areas[nearest]
+    usual = _usual_size(areas, geometry.homography, others)[wanted]
+    return bool(np.all(residual <= tolerance * spacing) and np.all(usual))
 
 
 def _placed(

@@ -26,7 +26,7 @@ from assistant.vision.appearance import (
     Decision,
     Look,
     classify,
-    sector_colour,
+    sector_stats,
 )
 from assistant.vision.geometry import (
     SAMPLE_OFFSETS,
@@ -400,7 +400,7 @@ def _read_cells(
 
     hidden: list[int] = []  # indices into cells, in the order they were set aside
     if look is Look.TOA_PLATE:
-        sector_colours = np.stack([sector_colour(samples[:, idx]) for idx in SAMPLE_SECTORS], 1)
+        sector_colours, _spread = sector_stats(samples, SAMPLE_SECTORS)
         gold = _is_gold(sector_colours.reshape(-1, 3)).reshape(len(cells), -1).sum(axis=1) >= 2
         if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
             return _abstain(NOT_IN_VIEW, mode, geometry=geometry)

@@ -87,12 +87,17 @@ def gold_shares(frame: np.ndarray, geometry: GridGeometry) -> list[float | None]
     return shares
 
 
-def statue_side(frame: np.ndarray, geometry: GridGeometry | None) -> tuple[int, int] | None:
+def statue_side(frame: np.ndarray, geometry: GridGeometry | None, *,
+                all_sides: bool = False) -> tuple[int, int] | None:
     """The side (:data:`STATUE_SIDES`, in the labels of ``geometry``) the statue stands
-    on in ``frame`` (BGR or BGRA), or None when no side clearly holds it."""
+    on in ``frame`` (BGR or BGRA), or None when no side clearly holds it. ``all_sides``:
+    only when all four areas are in the frame, so the statue's own side is among those
+    compared (a side out of the frame cannot outshine a team-mate in gold elsewhere)."""
     if geometry is None:
         return None
     shares = gold_shares(frame, geometry)
+    if all_sides and any(share is None for share in shares):
+        return None
     seen = [(share, side) for share, side in zip(shares, STATUE_SIDES, strict=True)
             if share is not None]
     if not seen:
