@@ -189,9 +189,10 @@ class BoardHistory:
         ``landmark``: the side of the grid (an outward direction (dx, dy), in this
         reading's labels) on which a fixed feature of the room stands, when the frame
         shows it (the ToA room's statue, :func:`assistant.vision.statue.statue_side`).
-        Seen in this reading and the one before, it tells the quarter turns of a camera
-        snap between them: the ring alone cannot, so a step onto a plate whose new board
-        is a quarter turn of the old one would otherwise stay undecided."""
+        Seen in this reading and the one before, it tells the quarter turns of the labels
+        between them, a snap's as well as a smooth turn's: the ring alone cannot, so a
+        step onto a plate whose new board is a quarter turn of the old one would otherwise
+        stay undecided."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -233,8 +234,9 @@ class BoardHistory:
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
-        missed frames; a snap only by the turn that carries the landmark from where the
-        last reading saw it to where this one does, when both saw it."""
+        missed frames. When the landmark was seen by the last reading and this one, only
+        the turn that carries it from the one side to the other is possible, smooth or
+        snapped."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return ()  # too many unseen steps: anything is possible, the frame decides
@@ -244,9 +246,10 @@ class BoardHistory:
         if square:
             # (who hides which plate is no constraint here: a standing body hides the plate
             # behind it, and which plate that is changes with the view)
-            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn
-                      and (landmark is None or self._landmark is None
-                           or turn_side(self._landmark, t) == landmark)]
+            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn]
+            if landmark is not None and self._landmark is not None:
+                turns = [(t, allowed) for t, allowed in turns
+                         if turn_side(self._landmark, t) == landmark]
         kept = []
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
