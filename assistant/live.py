@@ -632,11 +632,11 @@ class LiveLoop:
         self._boards_before = now
 
     def _statue_seen(self, reading: Reading, offset: tuple[int, int]) -> tuple[int, int] | None:
-        """The statue's side as the frame read shows it, all four sides in view (for the
-        history: it tells a camera snap's turn), in the reading's labels. Looked for once
-        per view, on the first frame of it (a search's grab of the whole window): the
-        tracked frames after it are read at the same corners, on a grab around the plates
-        that the statue's side may leave."""
+        """The statue's side as the frame read shows it, all four sides in view, in the
+        reading's labels (for the history: it tells the labels' turn, a snap's too).
+        Looked for once per view, on the first frame of it (a search's grab of the whole
+        window): the tracked frames after it are read at the same corners, on a grab
+        around the plates that the statue's side may leave."""
         geometry = reading.geometry
         if (geometry is None or reading.abstain
                 or not self.reader.profile.grid.is_toa_ring):

@@ -115,3 +115,25 @@ def test_only_a_three_by_three_ring_has_the_statue() -> None:
     frame = np.zeros((500, 500, 3), np.uint8)
     assert statue_side(frame, geometry) is None
     assert statue_side(frame, None) is None
+
+
+def test_all_sides_asks_for_every_side_in_the_frame() -> None:
+    """For the session's history the statue counts only with all four areas in the frame:
+    a grab around the plates that leaves one side out gives no answer, though the side the
+    statue is on is still told when all four are in (and by default, without them)."""
+    frame, geometry = _top_down_room()
+    side = statue_side(frame, geometry)
+    assert statue_side(frame, geometry, all_sides=True) == side
+    # cut the frame just beyond the plates on the side across from the statue
+    dx, dy = side
+    far = geometry.to_image(np.array([[1 - 1.2 * dx, 1 - 1.2 * dy]]))[0]
+    if dy:  # the statue above (dy < 0): keep what lies above the cut, else below it
+        cut = frame[: int(far[1])] if dy < 0 else frame[int(far[1]):]
+        shift = np.eye(3) if dy < 0 else np.array([[1, 0, 0], [0, 1, -int(far[1])], [0, 0, 1]])
+    else:
+        cut = frame[:, : int(far[0])] if dx < 0 else frame[:, int(far[0]):]
+        shift = np.eye(3) if dx < 0 else np.array([[1, 0, -int(far[0])], [0, 1, 0], [0, 0, 1]])
+    moved = GridGeometry(3, 3, shift @ geometry.homography)
+    assert None in gold_shares(cut, moved)
+    assert statue_side(cut, moved) == side
+    assert statue_side(cut, moved, all_sides=True) is None

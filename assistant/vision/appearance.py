@@ -34,7 +34,6 @@ __all__ = [
     "Look",
     "classify",
     "point_features",
-    "sector_colour",
     "sector_stats",
     "toa_chroma",
 ]
@@ -106,22 +105,16 @@ class Decision:
     foreign: np.ndarray | None = None
 
 
-def sector_colour(pixels: np.ndarray) -> np.ndarray:
-    """The colour of one sector of each cell, (cells, points, 3) -> (cells, 3): the mean of
-    the middle half of its points per channel. Averaging evens out pixel noise and JPEG
-    ringing; dropping the outer quarters keeps a figure over a few points from spoiling it."""
-    ordered = np.sort(pixels, axis=1)
-    count = ordered.shape[1]
-    low, high = count // 4, count - count // 4
-    return ordered[:, low:high, :].mean(axis=1)
-
-
 def sector_stats(pixels: np.ndarray, sectors: tuple[np.ndarray, ...]
                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Per cell and sector: the colour (:func:`sector_colour`), shape (cells, sectors, 3),
-    and the spread of its middle half (the largest channel's gap between the quartile
-    points), shape (cells, sectors). Sectors of one size are sorted in one call: the live
-    loop reads every frame, and a sort per sector and statistic was most of its cost."""
+    """Per cell and sector of ``pixels`` (cells, points, 3): the colour, shape (cells,
+    sectors, 3), and the spread of its middle half (the largest channel's gap between the
+    quartile points), shape (cells, sectors).
+
+    The colour is the mean of the middle half of the sector's points per channel:
+    averaging evens out pixel noise and JPEG ringing; dropping the outer quarters keeps a
+    figure over a few points from spoiling it. Sectors of one size are sorted in one call:
+    the live loop reads every frame, and a sort per sector and statistic added up."""
     pixels = np.asarray(pixels, np.float64)
     if len({len(idx) for idx in sectors}) == 1:
         ordered = np.sort(pixels[:, np.stack(sectors), :], axis=2)  # (cells, S, P, 3)

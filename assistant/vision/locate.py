@@ -269,7 +269,8 @@ def ring_in_place(
     leave the board read the same). A search would only place the ring again within its
     own fit error; this check costs a fraction of it on the small grab around the plates.
     """
-    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in set(cells)]
+    asked = set(cells)
+    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
     if len(wanted) < _MIN_FOLLOWED:
         return False
     blobs = _gold_blobs(frame, 1)
