@@ -501,14 +501,15 @@ class LiveLoop:
         reading, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         now = self.clock()
         since = None if self._last_reading_at is None else now - self._last_reading_at
+        view = self._view_corners(reading, offset)
         # None when the reading abstains
-        inference = self.history.update(reading, since, self._statue_seen(reading, offset))
+        inference = self.history.update(reading, since, self._statue_seen(reading, view))
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
         self._note_step(inference)
         if self.show_route:
-            self._note_view(reading, offset)
+            self._note_view(view)
             self._learn_spot(reading, area, offset)
         if inference is None:
             return LiveState(
@@ -631,21 +632,28 @@ class LiveLoop:
             self._stepped = True
         self._boards_before = now
 
-    def _statue_seen(self, reading: Reading, offset: tuple[int, int]) -> tuple[int, int] | None:
+    def _view_corners(self, reading: Reading, offset: tuple[int, int]) -> np.ndarray | None:
+        """The ring's corner plates on the captured area (pixels), which name the view;
+        None without a ToA ring read in this frame."""
+        geometry = reading.geometry
+        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+            return None
+        return geometry.corners() + np.array(offset, np.float64)
+
+    def _statue_seen(self, reading: Reading, view: np.ndarray | None) -> tuple[int, int] | None:
         """The statue's side as the frame read shows it, all four sides in view, in the
         reading's labels (for the history: it tells the labels' turn, a snap's too).
         Looked for once per view, on the first frame of it (a search's grab of the whole
         window): the tracked frames after it are read at the same corners, on a grab
         around the plates that the statue's side may leave."""
-        geometry = reading.geometry
-        if (geometry is None or reading.abstain
-                or not self.reader.profile.grid.is_toa_ring):
+        if view is None:
             return None
-        view = np.round(geometry.corners() + np.array(offset, np.float64), 1).tobytes()
-        if self._statue_sighting[0] != view:
+        key = np.round(view, 1).tobytes()
+        if self._statue_sighting[0] != key:
             frame = self.reader.frame_read
-            side = None if frame is None else statue_side(frame, geometry, all_sides=True)
-            self._statue_sighting = (view, side)
+            side = None if frame is None else statue_side(frame, reading.geometry,
+                                                          all_sides=True)
+            self._statue_sighting = (key, side)
         return self._statue_sighting[1]
 
     def _follow_statue(self, geometry: GridGeometry) -> tuple[int, int] | None:
@@ -667,18 +675,16 @@ class LiveLoop:
         self._statue, self._statue_geometry = seen, geometry
         return seen
 
-    def _note_view(self, reading: Reading, offset: tuple[int, int]) -> None:
+    def _note_view(self, view: np.ndarray | None) -> None:
         """Whether the view stayed put since the frame before (the player stands still),
         for :meth:`_spot_at_way_in`; a frame without the ring forgets the view and the
         statue's side (the camera may have turned anyhow)."""
-        geometry = reading.geometry
-        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+        if view is None:
             self._statue, self._statue_geometry = None, None
             self._last_corners, self._still = None, False
             return
-        corners = geometry.corners() + np.array(offset, np.float64)
-        before, self._last_corners = self._last_corners, corners
-        self._still = before is not None and float(np.abs(corners - before).max()) <= 1.5
+        before, self._last_corners = self._last_corners, view
+        self._still = before is not None and float(np.abs(view - before).max()) <= 1.5
 
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""

@@ -10,10 +10,9 @@ be placed on the screen (:func:`assistant.route_overlay.entrance_opposite`).
 
 The test is colour at known places: the gold of the beam (brighter and more saturated
 than the locator's band for the plates) in a small area beyond the middle plate of each
-side. One side
-must hold it clearly and no other nearly as much, or the answer is "cannot tell" (None):
-a team-mate in gold, the assistant's own marks in a gold colour or a side out of the
-frame never make a guess.
+side. One side must hold it clearly and no other nearly as much, or the answer is "cannot
+tell" (None): a team-mate in gold, the assistant's own marks in a gold colour or a side
+out of the frame never make a guess.
 """
 
 from __future__ import annotations
