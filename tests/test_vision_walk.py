@@ -100,3 +100,49 @@ def test_varied_people_never_make_a_plate_read_wrong():
         result, _reading = verdicts(scene)
         if result is not None:
             assert "wrong" not in result.values()
+
+
+def _placed_on_true_plates(fit, scene) -> list[int]:
+    """The room plates (by position) the fit's matched places fall on; fails on a place
+    off every plate."""
+    from assistant.vision.locate import _RING
+
+    spacing = fit.spacing
+    plates = []
+    for (x, y), matched in zip(_RING, fit.matched, strict=True):
+        if not matched:
+            continue
+        at = fit.geometry.to_image(np.array([[x, y]], np.float64))[0]
+        d = np.hypot(*(scene.plate_centres - at).T)
+        assert d.min() < 0.1 * spacing, "a ring place off every plate: located wrong"
+        plates.append(int(np.argmin(d)))
+    return plates
+
+
+def test_a_diamond_joined_to_a_team_mate_beside_it_still_places_the_ring():
+    """Seen from a steep camera, a team-mate in brown beside a plate merges with its diamond
+    in the gold mask (one blob, centred on neither); the diamond is the blob's bright part.
+    Without it, the five other diamonds of this frame are too few to place the ring."""
+    from assistant.vision.locate import locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 26, source="synthetic")[13]  # pitch 62, four people
+    fit, why = locate_ring(frame.scene.frame)
+    assert fit is not None, why
+    plates = _placed_on_true_plates(fit, frame.scene)
+    assert 5 in plates  # the plate with the team-mate beside it
+    assert not set(plates) & set(frame.hidden)  # no covered plate taken for a diamond
+
+
+def test_the_real_floor_s_tile_joints_do_not_make_the_floor_look_uneven():
+    """On the real screenshot's floor, points between the plates can fall on the dark
+    joints between floor tiles; read through a patch, the floor is even and the ring,
+    found with all eight diamonds, is read right (four people stand about the room)."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 17, source="screenshot")[23]
+    assert judge_picture(frame) == "right"

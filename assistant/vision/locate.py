@@ -354,34 +354,87 @@ def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:
             if link[3] >= 0:  # a hole: count its area against its component
                 holes[link[3]] += cv2.contourArea(contours[index])
         outer = [(contours[i], holes[i]) for i in range(len(contours)) if links[i][3] < 0]
-    min_area = _DIAMOND_AREA * 25**2 * 0.25 / factor**2
-    max_area = _DIAMOND_AREA * 150**2 * 2.0 / factor**2
-    centres, areas = [], []
+    limits = (_DIAMOND_AREA * 25**2 * 0.25 / factor**2, _DIAMOND_AREA * 150**2 * 2.0 / factor**2)
+    found: list[tuple[float, float, float]] = []
     for contour, hole_area in outer:
-        if len(contour) < 3:
-            continue
-        _x, _y, w, h = cv2.boundingRect(contour)
-        box = w * h
-        if box < min_area * 0.8 or box > max_area * 2.5:
-            continue
-        m = cv2.moments(contour)
-        area = max(m["m00"], 0.0) + 0.5 * cv2.arcLength(contour, True)  # pixel count
-        if not min_area <= area <= max_area:
-            continue
-        if area < 0.3 * box or max(w, h) > 3.2 * min(w, h):
-            continue  # not compact: text strokes, lines, rings
-        if m["m00"] <= 0 or hole_area > 0.2 * m["m00"]:
-            continue  # a ring (an overlay mark around a plate), not a diamond
-        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-        if mask[min(int(cy + 0.5), mask.shape[0] - 1), min(int(cx + 0.5), mask.shape[1] - 1)] == 0:
-            continue  # hollow: an overlay ring or a letter, not a diamond
-        centres.append(((cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5))
-        areas.append(area * factor**2)
+        blob = _diamond_blob(contour, hole_area, mask, limits)
+        parts = _bright_parts(contour, mask, hsv[..., 2], limits)
+        if blob is not None:
+            found.append(blob)
+            # a diamond joined to a figure can still be compact: its bright part, well
+            # off the blob's centre, is a candidate too, and the lattice picks what fits
+            # (a lit diamond's brighter middle sits on its centre: no new candidate)
+            parts = [part for part in parts if part[2] < 0.7 * blob[2]
+                     and math.hypot(part[0] - blob[0], part[1] - blob[1])
+                     > 0.5 * math.sqrt(part[2])]
+        found.extend(parts)
+    centres = [((cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5) for cx, cy, _a in found]
+    areas = [area * factor**2 for _x, _y, area in found]
     if len(areas) > _MAX_CANDIDATES:
         keep = np.argsort(areas)[::-1][:_MAX_CANDIDATES]
         centres = [centres[i] for i in keep]
         areas = [areas[i] for i in keep]
     return _Blobs(np.array(centres, np.float64).reshape(-1, 2), np.array(areas, np.float64))
+
+
+def _diamond_blob(
+    contour: np.ndarray, hole_area: float, mask: np.ndarray, limits: tuple[float, float]
+) -> tuple[float, float, float] | None:
+    """(x, y, pixel area) of a compact, solid gold blob of a diamond's possible size, or
+    None for anything else (text strokes, lines, overlay rings, letters)."""
+    min_area, max_area = limits
+    if len(contour) < 3:
+        return None
+    _x, _y, w, h = cv2.boundingRect(contour)
+    box = w * h
+    if box < min_area * 0.8 or box > max_area * 2.5:
+        return None
+    m = cv2.moments(contour)
+    area = max(m["m00"], 0.0) + 0.5 * cv2.arcLength(contour, True)  # pixel count
+    if not min_area <= area <= max_area:
+        return None
+    if area < 0.3 * box or max(w, h) > 3.2 * min(w, h):
+        return None  # not compact: text strokes, lines, rings
+    if m["m00"] <= 0 or hole_area > 0.2 * m["m00"]:
+        return None  # a ring (an overlay mark around a plate), not a diamond
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    if mask[min(int(cy + 0.5), mask.shape[0] - 1), min(int(cx + 0.5), mask.shape[1] - 1)] == 0:
+        return None  # hollow: an overlay ring or a letter, not a diamond
+    return cx, cy, area
+
+
+# A gold blob that is no diamond may be one joined to a figure's brown or ochre clothes
+# beside it (a team-mate standing next to a plate, seen from a steep camera): the diamond is
+# the bright part. Split only blobs whose bright and dark parts differ this much (8-bit V).
+_TWO_TONE = 60
+
+
+def _bright_parts(
+    contour: np.ndarray, mask: np.ndarray, value: np.ndarray, limits: tuple[float, float]
+) -> list[tuple[float, float, float]]:
+    """The diamond-like blobs among the bright part of a two-tone gold blob."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if w * h < limits[0] * 2 or w * h > limits[1] * 10:
+        return []
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [contour], -1, 255, thickness=-1, offset=(-x, -y))
+    inside &= mask[y:y + h, x:x + w]
+    values = value[y:y + h, x:x + w][inside > 0]
+    if len(values) < 8:
+        return []
+    level, _ = cv2.threshold(values.reshape(-1, 1), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright_values, dark_values = values[values > level], values[values <= level]
+    if not len(bright_values) or not len(dark_values) or (
+            bright_values.mean() - dark_values.mean() < _TWO_TONE):
+        return []
+    bright = np.where(value[y:y + h, x:x + w] > level, inside, 0).astype(np.uint8)
+    parts, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for part in parts:
+        blob = _diamond_blob(part, 0.0, bright, limits)
+        if blob is not None:
+            found.append((blob[0] + x, blob[1] + y, blob[2]))
+    return found
 
 
 # How far from a corner the two blobs spanning the first guess are, in plate spacings:
@@ -630,6 +683,19 @@ _FLOOR_POINTS = np.array(
 )
 
 
+# Around each floor point, four more a little way off along the grid's axes: a point can
+# fall on the dark joint between two floor tiles (the real floor's, seen small or steep),
+# which says nothing of whether the floor is even; the median of the five does not.
+_FLOOR_PATCH = np.array([(0, 0), (0.07, 0), (-0.07, 0), (0, 0.07), (0, -0.07)], np.float64)
+
+
+def _floor_samples(bgr: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """(floor points, 3): per floor point, the per-channel median of its patch."""
+    points = (_FLOOR_POINTS[:, None, :] + _FLOOR_PATCH[None, :, :]).reshape(-1, 2)
+    patches = _sample(bgr, homography, points).reshape(len(_FLOOR_POINTS), len(_FLOOR_PATCH), 3)
+    return np.median(patches, axis=1)
+
+
 def _purpleness(bgr_points: np.ndarray) -> np.ndarray:
     return np.minimum(bgr_points[:, 0], bgr_points[:, 2]) - bgr_points[:, 1]
 
@@ -652,7 +718,7 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     all four sides of each diamond. JPEG smears colour away at small scales, so a frame
     clearly darker than the floor around it, and not much less purple, counts too (the
     inventory's gold items fail this: their slots are no darker than between the slots)."""
-    floor_bgr = _sample(bgr, homography, _FLOOR_POINTS)
+    floor_bgr = _floor_samples(bgr, homography)
     floor_luma = floor_bgr @ _LUMA
     even = np.abs(floor_luma - np.median(floor_luma)) <= _EVEN_FLOOR * max(
         float(np.median(floor_luma)), 1.0
