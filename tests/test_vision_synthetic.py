@@ -148,6 +148,46 @@ def test_a_plate_outside_the_picture_is_named():
     assert reading.reason.endswith("is outside the picture.")
 
 
+@pytest.mark.parametrize("edge", ["left", "right", "top", "bottom"])
+def test_a_located_ring_with_a_plate_past_the_picture_s_edge_reads_it_hidden(edge):
+    """The camera follows the player to the room's side, or a panel covers a corner: the
+    plates in the picture are read, the one past the edge is hidden (never guessed), and
+    the note says it is outside the picture."""
+    from assistant.scene import Camera
+
+    # turned so that one corner plate sticks out on every side
+    camera = Camera(yaw_deg=40.0, pitch_deg=30.0, spacing_px=70.0, look_at=(1.0, 1.0))
+    scene = render_scene(SceneParams(seed=6, board="101/0#1/010", camera=camera, ui=False,
+                                     frame_size=(700, 560)))
+    centres = scene.plate_centres
+    spacing = float(np.min(np.hypot(*(centres[1:] - centres[0]).T)))
+    axis, pick = {"left": (0, np.argmin), "right": (0, np.argmax),
+                  "top": (1, np.argmin), "bottom": (1, np.argmax)}[edge]
+    far = int(pick(centres[:, axis]))
+    # cut the picture just inside the farthest plate: it falls outside, the rest stay
+    cut = int(np.rint(centres[far, axis] + (0.3 if pick is np.argmin else -0.3) * spacing))
+    frame = scene.frame
+    if axis == 0:
+        frame = frame[:, cut:] if pick is np.argmin else frame[:, :cut]
+    else:
+        frame = frame[cut:] if pick is np.argmin else frame[:cut]
+    reading = read_frame(np.ascontiguousarray(frame))
+    assert not reading.abstain, reading.reason
+    assert len(reading.outside) == 1 and reading.outside[0] in reading.hidden
+    assert reading.note.endswith("is outside the picture.")
+    offset = np.array([cut if axis == 0 and pick is np.argmin else 0,
+                       cut if axis == 1 and pick is np.argmin else 0])
+    for tile in reading.tiles:
+        plate = int(np.argmin(np.hypot(*(centres - offset - np.array(tile.centre)).T)))
+        if tile.hidden:
+            assert (tile.row, tile.col) in reading.hidden
+        else:
+            assert bool(tile.lit) == bool(scene.lit[plate])
+    hidden_plates = {int(np.argmin(np.hypot(*(centres - offset - np.array(t.centre)).T)))
+                     for t in reading.tiles if (t.row, t.col) in reading.outside}
+    assert hidden_plates == {far}
+
+
 def test_figure_on_a_plate_never_misleads():
     outcomes = Counter()
     for seed in range(12):

@@ -129,6 +129,8 @@ class Reading:
     hidden: tuple[tuple[int, int], ...] = ()
     partial: Board | None = None
     cell_noun: str = "Plate"
+    #: the hidden cells that are past the picture's edge (the rest have someone on them)
+    outside: tuple[tuple[int, int], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -153,10 +155,20 @@ class Reading:
         """The sentence saying which cells are hidden and why (None when none are)."""
         if self.abstain or not self.hidden:
             return None
-        places = " and ".join(f"row {r + 1}, column {c + 1}" for r, c in self.hidden)
-        if len(self.hidden) == 1:
-            return f"{self.cell_noun} at {places} is hidden: someone stands on it."
-        return f"{self.cell_noun}s at {places} are hidden: someone stands on them."
+        covered = [cell for cell in self.hidden if cell not in self.outside]
+        sentences = []
+        for group, why in ((covered, "hidden: someone stands on"),
+                           (self.outside, "outside the picture")):
+            if not group:
+                continue
+            places = " and ".join(f"row {r + 1}, column {c + 1}" for r, c in group)
+            if len(group) == 1:
+                suffix = " it" if why.endswith("on") else ""
+                sentences.append(f"{self.cell_noun} at {places} is {why}{suffix}.")
+            else:
+                suffix = " them" if why.endswith("on") else ""
+                sentences.append(f"{self.cell_noun}s at {places} are {why}{suffix}.")
+        return " ".join(sentences)
 
     def completions(self) -> tuple[Board, ...]:
         """Every board the frame could show: one per assignment of the hidden cells (just
@@ -194,6 +206,7 @@ class Reading:
             "reason": self.reason,
             "board": self.board_text,
             "hidden": [[r + 1, c + 1] for r, c in self.hidden],
+            "outside": [[r + 1, c + 1] for r, c in self.outside],
             "note": self.note,
             "confidence": round(self.confidence, 3),
             "method": self.method,
@@ -388,20 +401,26 @@ def _read_cells(
 
     if not inside.any():
         return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
-    if not inside.all():
-        r, c = cells[int(np.flatnonzero(~inside)[0])]
+    # a located ring with a plate or two past the picture's edge (the camera follows the
+    # player to the room's side; a client panel): those plates are hidden like covered
+    # ones, for the session to fill in. Calibrated corners outside the picture are a
+    # calibration that no longer fits.
+    outside = np.flatnonzero(~inside)
+    if len(outside) and (mode != "auto" or len(outside) > max_hidden):
+        r, c = cells[int(outside[0])]
         return _abstain(
             f"{_cell_name(look)} at row {r + 1}, column {c + 1} is outside the picture.",
             mode, found=found, geometry=geometry, tiles=pending_tiles(),
         )
-    xs = np.rint(points[..., 0]).astype(np.intp)
-    ys = np.rint(points[..., 1]).astype(np.intp)
+    xs = np.clip(np.rint(points[..., 0]).astype(np.intp), 0, width - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(np.intp), 0, height - 1)
     samples = bgr[ys, xs].astype(np.float64)  # (cells, points, 3)
 
-    hidden: list[int] = []  # indices into cells, in the order they were set aside
+    hidden: list[int] = [int(i) for i in outside]  # indices into cells, in the order set aside
     if look is Look.TOA_PLATE:
         sector_colours, _spread = sector_stats(samples, SAMPLE_SECTORS)
         gold = _is_gold(sector_colours.reshape(-1, 3)).reshape(len(cells), -1).sum(axis=1) >= 2
+        gold[outside] = False
         if not gold.any() or (mode == "calibrated" and gold.sum() < len(cells) / 2):
             return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
         covered = np.flatnonzero(~gold)
@@ -412,7 +431,7 @@ def _read_cells(
                 geometry=geometry,
                 tiles=pending_tiles(),
             )
-        hidden.extend(int(i) for i in covered)
+        hidden.extend(int(i) for i in covered if i not in outside)
 
     on_off = (np.array(refs[0], np.float64), np.array(refs[1], np.float64)) if refs else None
     # decide on the cells still in view; a cell the decision finds covered (a figure over
@@ -466,7 +485,7 @@ def _read_cells(
             )
         hidden.append(doubtful[0])
 
-    covered = [cells[i] for i in hidden]
+    covered = [cells[i] for i in hidden if i not in outside]
     if covered and look is Look.TOA_PLATE and _plain_floor(bgr, geometry, covered):
         # six diamonds can be fitted by a lattice that is not the ring; its other two places
         # then show the floor between plates, where a covered plate shows what covers it
@@ -487,7 +506,8 @@ def _read_cells(
     hidden_cells = tuple(sorted(cells[i] for i in hidden))
     return Reading(True, False, None, None if hidden else read, tiles, geometry.corners(),
                    geometry, mode, decision.method, hidden=hidden_cells,
-                   partial=read if hidden else None, cell_noun=_cell_name(look))
+                   partial=read if hidden else None, cell_noun=_cell_name(look),
+                   outside=tuple(sorted(cells[i] for i in outside)))
 
 
 def _plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]]) -> bool:
