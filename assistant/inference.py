@@ -20,10 +20,18 @@ the compass snaps the camera by exact quarter turns in one frame. So one transit
 explained either by a turn under 45° (the quarter turns that bring the previous grid's
 axes nearest the new ones, :func:`quarter_turns_between`) with up to
 :data:`MAX_STEPS_BETWEEN` steps, or by a snap of any quarter turn with no step in the same
-frame. Within that model the true board is always among the candidates, so the overlay is never
-wrong, only sometimes shows less; a constraint that could exclude the truth (such as "a
-snap moves nobody, so the same plates stay hidden", false at oblique views, where a
-standing body hides the plate behind it) is never used. Exhaustively over the ToA board,
+frame. Steps are the player's own, made by entering a plate: when the live loop knows
+where the camera keeps the player on screen (``anchors``: the floor point under that spot
+in both readings, the spot learnt from plates the player stood on) and that floor point
+has not moved through the smooth turn, the player stood still and no step (nor a snap that would
+move it) is allowed
+(a team-mate who walks onto a plate breaks this model; a change of a plate in view then
+has no explanation, the history is dropped and the frame alone decides; only a step whose
+three plates are all hidden would go unseen). Within that model the true board is always
+among the candidates, so the overlay is never wrong, only sometimes shows less; a
+constraint that could exclude the truth (such as "a snap moves nobody, so the same plates
+stay hidden", false at oblique views, where a standing body hides the plate behind it) is
+never used. Exhaustively over the ToA board,
 one step onto a plate seen the frame before (the player walks over plain floor between
 plates) is always decided. Between two successive frames of the live loop (a tenth of a
 second at 10 fps) at most one step happens: a step takes a game tick. Readings further
@@ -50,11 +58,13 @@ __all__ = [
     "MAX_STEPS_BETWEEN",
     "MISSED_FRAMES_PER_STEP",
     "SECONDS_PER_STEP",
+    "STILL_TOLERANCE",
     "BoardHistory",
     "Inference",
     "common_presses",
     "quarter_turns_between",
     "turn_board",
+    "turn_point",
     "turn_side",
 ]
 
@@ -76,7 +86,17 @@ MISSED_FRAMES_PER_STEP = 3
 # Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
 # three or more steps only for the ToA ring's size (beyond, every board is taken as
 # reachable: the history is dropped).
+#: How far (grid units) the floor under the player's spot may seem to move between two
+#: readings of a player who stood still: the readings' own placement ...
+STILL_TOLERANCE = 0.04
+#: ... and at most half of what a walking player covers in the time between (one tile a
+#: tick: 0.08 in a tenth of a second), so a slow walk seen by fast frames is no stillness
+WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
 _PAIR_LIMIT = 144
+# The changes of up to n steps depend only on the grid (shape, holes, k) and n: listed once
+# per process for every history (a new session, a reset, each test) instead of per history.
+_STEP_DELTAS: dict[tuple, np.ndarray] = {}
+_STEP_DELTAS_KEPT = 64
 _MULTI_STEP_LIMIT = 16
 
 
@@ -136,6 +156,15 @@ def turn_side(side: tuple[int, int], turns: int) -> tuple[int, int]:
     return dx, dy
 
 
+def turn_point(point: tuple[float, float], size: int, turns: int) -> tuple[float, float]:
+    """A grid point (x = column, y = row) of a ``size`` x ``size`` grid relabelled as the
+    cells are by ``turns`` quarter turns of :func:`turn_board`."""
+    x, y = point
+    for _ in range(turns % 4):
+        x, y = y, size - 1 - x
+    return x, y
+
+
 def turn_board(board: Board, turns: int) -> Board:
     """The board relabelled after the labels turned ``turns`` quarter turns (the states
     array rotated as :func:`numpy.rot90` rotates it)."""
@@ -161,7 +190,6 @@ class BoardHistory:
         self._geometry: GridGeometry | None = None
         self._landmark: tuple[int, int] | None = None
         self._missed = 0
-        self._deltas: dict[tuple, np.ndarray] = {}
 
     def reset(self) -> None:
         """Forget the session (the puzzle left the view, another window was chosen)."""
@@ -180,7 +208,9 @@ class BoardHistory:
             self._missed += 1
 
     def update(self, reading: Reading, seconds: float | None = None,
-               landmark: tuple[int, int] | None = None) -> Inference | None:
+               landmark: tuple[int, int] | None = None,
+               anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
+               ) -> Inference | None:
         """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
         abstains. ``seconds`` since the last reading that did not abstain bound the steps
         in between (one, and one more per :data:`SECONDS_PER_STEP`); without them, the
@@ -192,7 +222,12 @@ class BoardHistory:
         Seen in this reading and the one before, it tells the quarter turns of the labels
         between them, a snap's as well as a smooth turn's: the ring alone cannot, so a
         step onto a plate whose new board is a quarter turn of the old one would otherwise
-        stay undecided."""
+        stay undecided.
+
+        ``anchors``: the grid point under the spot where the camera keeps the player, in
+        the last reading's labels and in this one's. When it has not moved (through the
+        smooth turn) and the readings are a moment apart, the player stood still: no step
+        and no other snap (:meth:`_still_turns`)."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -203,7 +238,12 @@ class BoardHistory:
             steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
         reached: tuple[Board, ...] = ()
         if self._belief and self._compatible(completions[0]):
-            reached = self._reachable(completions, self._turn(reading), steps, landmark)
+            turn = self._turn(reading)
+            still = self._still_turns(completions[0], anchors, seconds, steps)
+            snaps = None
+            if still is not None and turn in still:
+                steps, snaps = self.max_steps - 1, still  # the player stood still
+            reached = self._reachable(completions, turn, steps, landmark, snaps)
         # no history, or none that explains this frame: the frame alone decides
         self._belief = reached or completions
         self._geometry = reading.geometry
@@ -219,6 +259,24 @@ class BoardHistory:
             return 0  # a still view, read at the same corners (most frames)
         return quarter_turns_between(self._geometry, reading.geometry)
 
+    def _still_turns(self, board: Board,
+                     anchors: tuple[tuple[float, float], tuple[float, float]] | None,
+                     seconds: float | None, steps: int) -> frozenset[int] | None:
+        """The quarter turns of the labels through which the floor under the player's spot
+        has not moved since the last reading (within :data:`STILL_TOLERANCE`); None when
+        that cannot be told (no anchors, no time between, or time enough for unseen
+        steps). When the smooth turn is one of them, the player stood still: no step (a
+        step is entering a plate), and no snap but these (a snap turns the camera about
+        the player). A wrong spot only makes a turn or zoom look like a move (the floor
+        under any spot stays put when the camera does), never a move look still."""
+        if anchors is None or seconds is None or steps > self.max_steps:
+            return None
+        before, now = anchors
+        tolerance = min(STILL_TOLERANCE, 0.5 * WALK_GRID_UNITS_PER_SECOND * max(seconds, 0.0))
+        turns = range(4) if board.rows == board.cols else range(1)
+        return frozenset(t for t in turns
+                         if math.dist(turn_point(before, board.rows, t), now) <= tolerance)
+
     def _compatible(self, board: Board) -> bool:
         before = self._belief[0]
         return (before.k, before.objective) == (board.k, board.objective) and sorted(
@@ -231,12 +289,13 @@ class BoardHistory:
         smooth_turn: int,
         steps: int,
         landmark: tuple[int, int] | None = None,
+        snaps: frozenset[int] | None = None,
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
         missed frames. When the landmark was seen by the last reading and this one, only
         the turn that carries it from the one side to the other is possible, smooth or
-        snapped."""
+        snapped. ``snaps``: the snaps still possible (None: any)."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return ()  # too many unseen steps: anything is possible, the frame decides
@@ -246,7 +305,8 @@ class BoardHistory:
         if square:
             # (who hides which plate is no constraint here: a standing body hides the plate
             # behind it, and which plate that is changes with the view)
-            turns += [(t, snap_deltas) for t in range(4) if t != smooth_turn]
+            turns += [(t, snap_deltas) for t in range(4)
+                      if t != smooth_turn and (snaps is None or t in snaps)]
             if landmark is not None and self._landmark is not None:
                 turns = [(t, allowed) for t, allowed in turns
                          if turn_side(self._landmark, t) == landmark]
@@ -275,7 +335,7 @@ class BoardHistory:
         if steps == 2 and cells > _PAIR_LIMIT:
             steps = 1  # pairs of a big grid: one step only (readings rarely miss one)
         key = (board.shape, present.tobytes(), board.k, steps)
-        cached = self._deltas.get(key)
+        cached = _STEP_DELTAS.get(key)
         if cached is not None:
             return cached
         effects = []
@@ -295,7 +355,9 @@ class BoardHistory:
             if len(frontier) == 0:
                 break
         deltas = np.array(sorted(reached), np.int64)
-        self._deltas[key] = deltas
+        if len(_STEP_DELTAS) >= _STEP_DELTAS_KEPT:
+            _STEP_DELTAS.clear()
+        _STEP_DELTAS[key] = deltas
         return deltas
 
     def _inference(self, reading: Reading) -> Inference:

@@ -405,10 +405,17 @@ class LiveLoop:
         # where on the captured area (physical pixels from its corner) the camera draws
         # the player: samples of still hidden plates, for an area of this size (_learn_spot),
         # and the spot they give (_spot), None until a sample changes it
-        self._spot_samples: deque[tuple[float, float, int, float]] = deque(
-            maxlen=SPOT_SAMPLES_KEPT)  # (x, y, view, how near counts as the same place)
+        self._spot_samples: deque[tuple[float, float, int, float, int]] = deque(
+            maxlen=SPOT_SAMPLES_KEPT)  # (x, y, view, how near counts as the same place,
+        # 1 when the rest of the ring moved meanwhile)
         self._spot_size: tuple[int, int] | None = None
         self._spot_cache: tuple[float, float] | None = None
+        # the spot has samples from two views, or one that stayed put while the camera
+        # moved (only the player's plate does): _player_anchors may use it
+        self._spot_trusted = False
+        # the last reading's grid and offset, for the anchor before (_player_anchors)
+        self._anchor_view: tuple[GridGeometry, tuple[int, int]] | None = None
+        self._learnt_corners: np.ndarray | None = None  # the ring a frame before (_learn_spot)
         self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
         self._route: dict = {}
         # the side of the plates the statue stands on (vision.statue.STATUE_SIDES), in the
@@ -503,14 +510,15 @@ class LiveLoop:
         since = None if self._last_reading_at is None else now - self._last_reading_at
         view = self._view_corners(reading, offset)
         # None when the reading abstains
-        inference = self.history.update(reading, since, self._statue_seen(reading, view))
+        self._learn_spot(reading, area, offset)
+        inference = self.history.update(reading, since, self._statue_seen(reading, view),
+                                        self._player_anchors(reading, area, offset))
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
         self._note_step(inference)
         if self.show_route:
             self._note_view(view)
-            self._learn_spot(reading, area, offset)
         if inference is None:
             return LiveState(
                 "no-puzzle", reading.reason or "Puzzle not in view.", window=area,
@@ -686,12 +694,36 @@ class LiveLoop:
         before, self._last_corners = self._last_corners, view
         self._still = before is not None and float(np.abs(view - before).max()) <= 1.5
 
+    def _player_anchors(
+        self, reading: Reading, area: Rect, offset: tuple[int, int]
+    ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """The grid point under the spot where the camera keeps the player, in the last
+        reading's labels and in this one's, for the history to tell a snap's quarter
+        turn. None until the spot is trusted (:meth:`_spot`), or without a reading before.
+        The spot is a place on the window, so the one learnt now serves the reading
+        before as well."""
+        geometry = reading.geometry
+        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+            return None
+        before, self._anchor_view = self._anchor_view, (geometry, offset)
+        spot = self._spot(area)
+        if spot is None or not self._spot_trusted or before is None:
+            return None
+
+        def under_spot(view: tuple[GridGeometry, tuple[int, int]]) -> tuple[float, float]:
+            where, (dx, dy) = view
+            x, y = where.to_grid(np.array([[spot[0] - dx, spot[1] - dy]]))[0]
+            return float(x), float(y)
+
+        return under_spot(before), under_spot((geometry, offset))
+
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""
         if self._spot_size != (area.width, area.height):
             self._spot_samples.clear()
             self._last_hidden = []
             self._spot_cache = None
+            self._spot_trusted = False
             self._way_in_spot = None
             self._spot_size = (area.width, area.height)
 
@@ -713,6 +745,7 @@ class LiveLoop:
                 best, best_score = together, score
         x, y = np.median(points[best], axis=0)
         self._spot_cache = (float(x), float(y))
+        self._spot_trusted = best_score[0] >= 2 or bool(np.any(samples[best, 4] > 0))
         return self._spot_cache
 
     def _learn_spot(self, reading: Reading, area: Rect, offset: tuple[int, int]) -> None:
@@ -733,9 +766,10 @@ class LiveLoop:
         geometry = reading.geometry
         if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
             self._last_hidden = []
+            self._learnt_corners = None
             return
-        if not self._stepped:
-            return
+        corners = geometry.corners() + np.array(offset, np.float64)
+        before_corners, self._learnt_corners = self._learnt_corners, corners
         view = self.reader.relocations
         hidden = []
         for cell in reading.hidden:
@@ -749,10 +783,16 @@ class LiveLoop:
             still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing)
                         for before in self._last_hidden)
             known = any(v == view and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
-                        for x, y, v, _n in self._spot_samples)
-            if still and not known:  # one sample per plate and view
+                        for x, y, v, _n, _m in self._spot_samples)
+            # (the hidden plates are remembered before a step too: the step's own frame
+            # is read before the history says it was one)
+            if self._stepped and still and not known:  # one sample per plate and view
+                # the ring moved about it (the camera turned or zoomed about the player):
+                # no team-mate's plate stays put through that
+                moved = before_corners is not None and float(
+                    np.abs(corners - before_corners).max()) > max(4.0, 0.1 * spacing)
                 self._spot_samples.append((float(here[0]), float(here[1]), view,
-                                           0.3 * spacing))
+                                           0.3 * spacing, int(moved)))
                 self._spot_cache = None
         self._last_hidden = hidden
 

@@ -44,3 +44,18 @@ def test_holds_last_one_frame_and_marks_follow_the_camera():
         if not held:
             assert judge_state(state, frame) != "wrong"
         held_before = held
+
+
+def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
+    """Session 25 (pitch 68°, four people): two plates hidden by team-mates since the first
+    frame come into view when the camera turns, while the player stands on the plate just
+    stepped on and two others are hidden. A step onto a hidden plate would explain the
+    change as well, but the floor under the player's spot (learnt when the camera turned
+    about the player) has not moved: no step, so the board is decided, and right."""
+    walk = walk_through(None, 25, source="synthetic")
+    assert [f.event for f in walk[5:10]] == ["stepped", "turn", "idle", "walking", "walking"]
+    sequence = PictureSequence()
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
+    for index in (7, 8, 9):  # after the stabiliser's frame
+        assert judge_state(states[index], walk[index]) == "right", index
+    assert sequence.loop._spot_trusted

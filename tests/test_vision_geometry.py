@@ -63,3 +63,10 @@ def test_impossible_corners_are_refused(corners):
 def test_a_single_row_has_no_four_corners():
     with pytest.raises(ValueError):
         geometry_from_corners(1, 5, np.array([[0, 0], [10, 0], [10, 10], [0, 10.0]]))
+
+
+def test_to_grid_undoes_to_image_on_an_oblique_view():
+    corners = np.array([[100.0, 80.0], [300.0, 95.0], [330.0, 260.0], [70.0, 240.0]])
+    geometry = geometry_from_corners(3, 3, corners)
+    points = np.array([[0.0, 0.0], [2.0, 1.0], [1.3, 0.4], [-0.5, 2.5]])
+    assert np.allclose(geometry.to_grid(geometry.to_image(points)), points, atol=1e-6)

@@ -85,6 +85,12 @@ class GridGeometry:
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
 
+    def to_grid(self, points: np.ndarray) -> np.ndarray:
+        """Map image pixels (N, 2) back to grid points (x = column, y = row), on the floor
+        the grid lies on."""
+        pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+
     def cell_centre(self, row: int, col: int) -> tuple[float, float]:
         """Image (x, y) of the centre of cell (row, col), counted from 0."""
         x, y = self.to_image(np.array([[col, row]], np.float64))[0]
