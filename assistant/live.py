@@ -877,8 +877,18 @@ def _undecided_sentence(reading, inference, candidates, solutions) -> str:
     noun = reading.cell_noun
     cells = inference.undecided
     where = " and ".join(_place(cell) for cell in cells)
-    head = (f"{noun} at {where} is hidden (someone stands on it)"
-            if len(cells) == 1 else f"{noun}s at {where} are hidden (someone stands on them)")
+    outside = [cell for cell in cells if cell in reading.outside]
+    if len(outside) == len(cells):
+        head = (f"{noun} at {where} is outside the picture" if len(cells) == 1
+                else f"{noun}s at {where} are outside the picture")
+    elif not outside:
+        head = (f"{noun} at {where} is hidden (someone stands on it)" if len(cells) == 1
+                else f"{noun}s at {where} are hidden (someone stands on them)")
+    else:
+        covered = " and ".join(_place(cell) for cell in cells if cell not in outside)
+        past = " and ".join(_place(cell) for cell in outside)
+        head = (f"{noun}s at {where} are hidden ({covered}: someone stands there; "
+                f"{past}: outside the picture)")
     options = []
     for board, solution in zip(candidates, solutions, strict=True):
         states = ", ".join(_state_word(board, cell) for cell in cells)
