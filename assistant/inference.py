@@ -243,7 +243,10 @@ class BoardHistory:
             snaps = None
             if still is not None and turn in still:
                 steps, snaps = self.max_steps - 1, still  # the player stood still
-            reached = self._reachable(completions, turn, steps, landmark, snaps)
+            # a snap takes no step in its own frame; a reading missed before it may have
+            # held one (the player steps, then snaps the camera a frame later)
+            snap_steps = steps if self._missed else steps - self.max_steps
+            reached = self._reachable(completions, turn, steps, landmark, snaps, snap_steps)
         # no history, or none that explains this frame: the frame alone decides
         self._belief = reached or completions
         self._geometry = reading.geometry
@@ -290,16 +293,20 @@ class BoardHistory:
         steps: int,
         landmark: tuple[int, int] | None = None,
         snaps: frozenset[int] | None = None,
+        snap_steps: int | None = None,
     ) -> tuple[Board, ...]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
         missed frames. When the landmark was seen by the last reading and this one, only
         the turn that carries it from the one side to the other is possible, smooth or
-        snapped. ``snaps``: the snaps still possible (None: any)."""
+        snapped. ``snaps``: the snaps still possible (None: any); ``snap_steps``: the
+        steps a snap may come with (default: those of the time beyond one frame)."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return ()  # too many unseen steps: anything is possible, the frame decides
-        snap_deltas = self._step_deltas(completions[0], steps - self.max_steps)
+        if snap_steps is None:
+            snap_steps = steps - self.max_steps
+        snap_deltas = self._step_deltas(completions[0], snap_steps)
         square = completions[0].rows == completions[0].cols
         turns = [(smooth_turn, deltas)]
         if square:

@@ -169,6 +169,28 @@ def test_missed_frames_widen_the_belief_instead_of_trusting_it():
     assert current in inference.candidates
 
 
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_step_in_a_missed_frame_then_a_snap_keeps_the_truth(turns):
+    """The player steps while the reader abstains (too much of the ring covered), and snaps
+    the camera a frame later: the snap's own frame has no step, but the missed one may."""
+    def turned(cell: tuple[int, int]) -> tuple[int, int]:
+        grid = np.zeros((3, 3))
+        grid[cell] = 1
+        return tuple(int(v) for v in np.argwhere(np.rot90(grid, turns))[0])
+
+    for board in all_toa_boards()[::8]:
+        for plate in TOA_PLATES:
+            for mates in [(), *_neighbours_in_ring()[::3]]:  # team-mates hide plates too
+                history = BoardHistory()
+                history.update(reading_of(board, mates), 0.1)
+                history.update(abstaining(), 0.1)
+                after = turn_board(board.press(*plate), turns)
+                hidden = {turned(plate), *(turned(m) for m in mates)}
+                inference = history.update(reading_of(after, hidden), 0.2)
+                assert after in inference.candidates, (board.format(), plate, mates)
+                assert inference.board in (None, after), (board.format(), plate, mates)
+
+
 def test_generic_grids_infer_a_hidden_cell_from_its_neighbours():
     rng = np.random.default_rng(2)
     for _ in range(40):

@@ -337,3 +337,27 @@ def test_ring_in_place_tells_a_still_view_from_one_crept_away(pitch: float) -> N
 
     assert ring_in_place(scene.frame, moved(0.4 * IN_PLACE_TOLERANCE), seen)
     assert not ring_in_place(scene.frame, moved(1.5 * IN_PLACE_TOLERANCE), seen)
+
+
+def test_a_diamond_hollowed_by_the_legs_over_it_is_not_whole() -> None:
+    """From a steep camera (67°) the legs of the player standing on a plate cover the middle
+    of its diamond and leave a U of gold of the right size, centred on the plate: not a
+    whole diamond (the legs read as a lit plate); the plates nobody covers are whole."""
+    from assistant.vision.locate import whole_diamonds
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 0, source="synthetic", pitch_range=(55.0, 68.0))[6]
+    assert frame.player_plate == 0 and frame.hidden == (0,)
+    fit, why = locate_ring(frame.scene.frame)
+    assert fit is not None, why
+    cells = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
+    at = fit.geometry.to_image(np.array([(c, r) for r, c in cells], np.float64))
+    plates = [int(np.argmin(np.hypot(*(frame.scene.plate_centres - p).T))) for p in at]
+    # as the live loop asks after a search that set the player's plate and the two beside
+    # it aside (the left column as seen): are they free again?
+    asked = ((0, 0), (1, 0), (2, 0))
+    by_plate = dict(zip((plates[cells.index(c)] for c in asked),
+                        whole_diamonds(frame.scene.frame, fit.geometry, asked), strict=True))
+    assert 0 in by_plate and by_plate[0] is False
+    others = [c for c in cells if c not in asked]
+    assert sum(whole_diamonds(frame.scene.frame, fit.geometry, (c,))[0] for c in others) >= 4

@@ -80,6 +80,7 @@ class RingFit:
 class _Blobs:
     centres: np.ndarray  # (n, 2) full-resolution pixels
     areas: np.ndarray  # (n,) full-resolution pixels squared
+    solidity: np.ndarray  # (n,) area over its convex hull's: a diamond's is near 1
 
 
 def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
@@ -147,6 +148,9 @@ _MIN_FOLLOWED = 4  # diamonds on the moved ring
 IN_PLACE_TOLERANCE = 0.05
 _FOLLOW_TOLERANCE = 0.25  # grid units, on the floor seen by the previous camera
 _FOLLOW_AREA = (0.4, 2.6)  # a diamond's area on that floor, of the drawn diamond's
+# A whole diamond fills its convex hull (0.86-0.95 measured at 55-68°); one with a figure's
+# legs over its middle is a U of the right size and place (0.48), read as lit from them
+_WHOLE_SOLIDITY = 0.7
 
 
 def follow_ring(frame: np.ndarray, previous: GridGeometry) -> RingFit | None:
@@ -234,11 +238,12 @@ def whole_diamonds(
     whatever covered it has gone (a team-mate walked off, or the assistant's own marks,
     seen in the capture, moved away with the camera), for a few tenths of a millisecond
     instead of a search. A diamond still partly covered is odd-sized or off its place, as
-    the locator judges it (:func:`_worst_covered`)."""
+    the locator judges it (:func:`_worst_covered`), or hollowed out by legs over its
+    middle (not solid)."""
     asked = set(cells)
     wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
     found = dict.fromkeys(wanted, False)
-    blobs = _gold_blobs(frame, 1)
+    blobs = _gold_blobs(frame, 1, split=False)
     if len(blobs.areas) and wanted:
         homography = geometry.homography
         at = geometry.to_image(_RING)
@@ -250,7 +255,8 @@ def whole_diamonds(
         others[wanted] = False
         if others.sum() >= _MIN_FOLLOWED:
             whole = (ok & _usual_size(blobs.areas[nearest], homography, others)
-                     & (residual <= _OUTLIER * spacing))
+                     & (residual <= _OUTLIER * spacing)
+                     & (blobs.solidity[nearest] >= _WHOLE_SOLIDITY))
             found = {index: bool(whole[index]) for index in wanted}
     by_cell = {(int(_RING[i][1]), int(_RING[i][0])): found[i] for i in wanted}
     return tuple(by_cell.get(cell, False) for cell in cells)
@@ -273,7 +279,7 @@ def ring_in_place(
     wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
     if len(wanted) < _MIN_FOLLOWED:
         return False
-    blobs = _gold_blobs(frame, 1)
+    blobs = _gold_blobs(frame, 1, split=False)
     if len(blobs.areas) < len(wanted):
         return False
     at = geometry.to_image(_RING)
@@ -332,7 +338,11 @@ def roll_skew(homography: np.ndarray) -> float:
     return float(abs(m[0, 1]) / max(math.sqrt(m[0, 0] * m[1, 1]), 1e-12))
 
 
-def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:
+def _gold_blobs(frame: np.ndarray, factor: int, *, split: bool = True) -> _Blobs:
+    """Gold blobs that could be diamonds. ``split``: also the bright parts of two-tone
+    blobs (:func:`_bright_parts`), for searches, where the lattice picks what fits; not
+    for checks that one place shows a *whole* diamond, which a bright part of a figure
+    over the plate must not pass."""
     height, width = frame.shape[:2]
     if factor > 1:
         # resize all channels (a BGRA frame from mss is contiguous; its BGR view is not,
@@ -355,10 +365,10 @@ def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:
                 holes[link[3]] += cv2.contourArea(contours[index])
         outer = [(contours[i], holes[i]) for i in range(len(contours)) if links[i][3] < 0]
     limits = (_DIAMOND_AREA * 25**2 * 0.25 / factor**2, _DIAMOND_AREA * 150**2 * 2.0 / factor**2)
-    found: list[tuple[float, float, float]] = []
+    found: list[tuple[float, float, float, float]] = []
     for contour, hole_area in outer:
         blob = _diamond_blob(contour, hole_area, mask, limits)
-        parts = _bright_parts(contour, mask, hsv[..., 2], limits)
+        parts = _bright_parts(contour, mask, hsv[..., 2], limits) if split else []
         if blob is not None:
             found.append(blob)
             # a diamond joined to a figure can still be compact: its bright part, well
@@ -368,20 +378,24 @@ def _gold_blobs(frame: np.ndarray, factor: int) -> _Blobs:
                      and math.hypot(part[0] - blob[0], part[1] - blob[1])
                      > 0.5 * math.sqrt(part[2])]
         found.extend(parts)
-    centres = [((cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5) for cx, cy, _a in found]
-    areas = [area * factor**2 for _x, _y, area in found]
+    centres = [((cx + 0.5) * factor - 0.5, (cy + 0.5) * factor - 0.5)
+               for cx, cy, _a, _s in found]
+    areas = [area * factor**2 for _x, _y, area, _s in found]
+    solidity = [value for _x, _y, _a, value in found]
     if len(areas) > _MAX_CANDIDATES:
         keep = np.argsort(areas)[::-1][:_MAX_CANDIDATES]
         centres = [centres[i] for i in keep]
         areas = [areas[i] for i in keep]
-    return _Blobs(np.array(centres, np.float64).reshape(-1, 2), np.array(areas, np.float64))
+        solidity = [solidity[i] for i in keep]
+    return _Blobs(np.array(centres, np.float64).reshape(-1, 2), np.array(areas, np.float64),
+                  np.array(solidity, np.float64))
 
 
 def _diamond_blob(
     contour: np.ndarray, hole_area: float, mask: np.ndarray, limits: tuple[float, float]
-) -> tuple[float, float, float] | None:
-    """(x, y, pixel area) of a compact, solid gold blob of a diamond's possible size, or
-    None for anything else (text strokes, lines, overlay rings, letters)."""
+) -> tuple[float, float, float, float] | None:
+    """(x, y, pixel area, solidity) of a compact, solid gold blob of a diamond's possible
+    size, or None for anything else (text strokes, lines, overlay rings, letters)."""
     min_area, max_area = limits
     if len(contour) < 3:
         return None
@@ -400,7 +414,8 @@ def _diamond_blob(
     cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
     if mask[min(int(cy + 0.5), mask.shape[0] - 1), min(int(cx + 0.5), mask.shape[1] - 1)] == 0:
         return None  # hollow: an overlay ring or a letter, not a diamond
-    return cx, cy, area
+    hull = cv2.contourArea(cv2.convexHull(contour))
+    return cx, cy, area, float(m["m00"] / hull) if hull > 0 else 1.0
 
 
 # A gold blob that is no diamond may be one joined to a figure's brown or ochre clothes
@@ -411,7 +426,7 @@ _TWO_TONE = 60
 
 def _bright_parts(
     contour: np.ndarray, mask: np.ndarray, value: np.ndarray, limits: tuple[float, float]
-) -> list[tuple[float, float, float]]:
+) -> list[tuple[float, float, float, float]]:
     """The diamond-like blobs among the bright part of a two-tone gold blob."""
     x, y, w, h = cv2.boundingRect(contour)
     if w * h < limits[0] * 2 or w * h > limits[1] * 10:
@@ -433,7 +448,7 @@ def _bright_parts(
     for part in parts:
         blob = _diamond_blob(part, 0.0, bright, limits)
         if blob is not None:
-            found.append((blob[0] + x, blob[1] + y, blob[2]))
+            found.append((blob[0] + x, blob[1] + y, blob[2], blob[3]))
     return found
 
 
