@@ -20,13 +20,13 @@ the compass snaps the camera by exact quarter turns in one frame. So one transit
 explained either by a turn under 45° (the quarter turns that bring the previous grid's
 axes nearest the new ones, :func:`quarter_turns_between`) with up to
 :data:`MAX_STEPS_BETWEEN` steps, or by a snap of any quarter turn with no step in the same
-frame. Steps are the player's own, made by entering a plate: when the live loop knows
-where the camera keeps the player on screen (``anchors``: the floor point under that spot
-in both readings, the spot learnt from plates the player stood on) and that floor point
-has not moved through the smooth turn, the player stood still and no step (nor a snap that would
-move it) is allowed
-(a team-mate who walks onto a plate breaks this model; a change of a plate in view then
-has no explanation, the history is dropped and the frame alone decides; only a step whose
+frame (a reading missed before it may have held one). Steps are the player's own, made by
+entering a plate: when the live loop knows where the camera keeps the player on screen
+(``anchors``: the floor point under that spot in both readings, the spot learnt from
+plates the player stood on) and that floor point has not moved through the smooth turn,
+the player stood still and no step (nor a snap that would move it) is allowed. A
+team-mate who walks onto a plate breaks this model: a change of a plate in view then has
+no explanation, the history is dropped and the frame alone decides (only a step whose
 three plates are all hidden would go unseen). Within that model the true board is always
 among the candidates, so the overlay is never wrong, only sometimes shows less; a
 constraint that could exclude the truth (such as "a snap moves nobody, so the same plates
