@@ -83,21 +83,21 @@ SECONDS_PER_STEP = GAME_TICK_SECONDS / 2
 #: takes at least a game tick, six frames of the live loop at 10 fps, so three is twice
 #: as cautious.
 MISSED_FRAMES_PER_STEP = 3
-# Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
-# three or more steps only for the ToA ring's size (beyond, every board is taken as
-# reachable: the history is dropped).
 #: How far (grid units) the floor under the player's spot may seem to move between two
 #: readings of a player who stood still: the readings' own placement ...
 STILL_TOLERANCE = 0.04
 #: ... and at most half of what a walking player covers in the time between (one tile a
 #: tick: 0.08 in a tenth of a second), so a slow walk seen by fast frames is no stillness
 WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
+# Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
+# three or more steps only for the ToA ring's size (beyond, every board is taken as
+# reachable: the history is dropped).
 _PAIR_LIMIT = 144
+_MULTI_STEP_LIMIT = 16
 # The changes of up to n steps depend only on the grid (shape, holes, k) and n: listed once
 # per process for every history (a new session, a reset, each test) instead of per history.
 _STEP_DELTAS: dict[tuple, np.ndarray] = {}
 _STEP_DELTAS_KEPT = 64
-_MULTI_STEP_LIMIT = 16
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ class BoardHistory:
             still = self._still_turns(completions[0], anchors, seconds, steps)
             snaps = None
             if still is not None and turn in still:
-                steps, snaps = self.max_steps - 1, still  # the player stood still
+                steps, snaps = 0, still  # the player stood still
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps

@@ -415,7 +415,6 @@ class LiveLoop:
         self._spot_trusted = False
         # the last reading's grid and offset, for the anchor before (_player_anchors)
         self._anchor_view: tuple[GridGeometry, tuple[int, int]] | None = None
-        self._learnt_corners: np.ndarray | None = None  # the ring a frame before (_learn_spot)
         self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
         self._route: dict = {}
         # the side of the plates the statue stands on (vision.statue.STATUE_SIDES), in the
@@ -429,10 +428,11 @@ class LiveLoop:
         # spot is learnt only from plates the player stood on after a step (_learn_spot)
         self._boards_before: frozenset[str] | None = None
         self._stepped = False
-        # the view's corners a frame before (area pixels), whether they stayed put
-        # (_note_view), and the spot assumed from the way in until one is learnt
-        # (_spot_at_way_in)
+        # the view's corners a frame before (area pixels), how far they moved since
+        # (None without a view before) and whether they stayed put (_note_view), and the
+        # spot assumed from the way in until one is learnt (_spot_at_way_in)
         self._last_corners: np.ndarray | None = None
+        self._view_shift: float | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
 
@@ -508,17 +508,15 @@ class LiveLoop:
         reading, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         now = self.clock()
         since = None if self._last_reading_at is None else now - self._last_reading_at
-        view = self._view_corners(reading, offset)
-        # None when the reading abstains
-        self._learn_spot(reading, area, offset)
+        view = self._view_corners(reading, offset)  # None when the reading abstains
+        self._note_view(view)
+        self._learn_spot(reading, view, area, offset)
         inference = self.history.update(reading, since, self._statue_seen(reading, view),
-                                        self._player_anchors(reading, area, offset))
+                                        self._player_anchors(reading, view, area, offset))
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
         self._note_step(inference)
-        if self.show_route:
-            self._note_view(view)
         if inference is None:
             return LiveState(
                 "no-puzzle", reading.reason or "Puzzle not in view.", window=area,
@@ -684,27 +682,29 @@ class LiveLoop:
         return seen
 
     def _note_view(self, view: np.ndarray | None) -> None:
-        """Whether the view stayed put since the frame before (the player stands still),
-        for :meth:`_spot_at_way_in`; a frame without the ring forgets the view and the
-        statue's side (the camera may have turned anyhow)."""
+        """How far the view moved since the frame before, for :meth:`_learn_spot`, and
+        whether it stayed put (the player stands still), for :meth:`_spot_at_way_in`; a
+        frame without the ring forgets the view and the statue's side (the camera may have
+        turned anyhow)."""
         if view is None:
             self._statue, self._statue_geometry = None, None
-            self._last_corners, self._still = None, False
+            self._last_corners, self._view_shift, self._still = None, None, False
             return
         before, self._last_corners = self._last_corners, view
-        self._still = before is not None and float(np.abs(view - before).max()) <= 1.5
+        self._view_shift = None if before is None else float(np.abs(view - before).max())
+        self._still = self._view_shift is not None and self._view_shift <= 1.5
 
     def _player_anchors(
-        self, reading: Reading, area: Rect, offset: tuple[int, int]
+        self, reading: Reading, view: np.ndarray | None, area: Rect, offset: tuple[int, int]
     ) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The grid point under the spot where the camera keeps the player, in the last
         reading's labels and in this one's, for the history to tell a snap's quarter
         turn. None until the spot is trusted (:meth:`_spot`), or without a reading before.
         The spot is a place on the window, so the one learnt now serves the reading
         before as well."""
-        geometry = reading.geometry
-        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+        if view is None:
             return None
+        geometry = reading.geometry
         before, self._anchor_view = self._anchor_view, (geometry, offset)
         spot = self._spot(area)
         if spot is None or not self._spot_trusted or before is None:
@@ -748,7 +748,8 @@ class LiveLoop:
         self._spot_trusted = best_score[0] >= 2 or bool(np.any(samples[best, 4] > 0))
         return self._spot_cache
 
-    def _learn_spot(self, reading: Reading, area: Rect, offset: tuple[int, int]) -> None:
+    def _learn_spot(self, reading: Reading, view: np.ndarray | None, area: Rect,
+                    offset: tuple[int, int]) -> None:
         """Learn where on the window the camera draws the player, so a player on the
         plain floor between plates (a waypoint) is placed too (:func:`player_place`).
 
@@ -763,14 +764,11 @@ class LiveLoop:
         plates, and at a low camera the body hides the plate behind it, a tile or more
         from the feet."""
         self._forget_spot_of_another_size(area)
-        geometry = reading.geometry
-        if geometry is None or reading.abstain or not self.reader.profile.grid.is_toa_ring:
+        if view is None:
             self._last_hidden = []
-            self._learnt_corners = None
             return
-        corners = geometry.corners() + np.array(offset, np.float64)
-        before_corners, self._learnt_corners = self._learnt_corners, corners
-        view = self.reader.relocations
+        geometry = reading.geometry
+        view_number = self.reader.relocations
         hidden = []
         for cell in reading.hidden:
             if cell not in TOA_PLATES:
@@ -782,16 +780,16 @@ class LiveLoop:
             # the plates near the player by more)
             still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing)
                         for before in self._last_hidden)
-            known = any(v == view and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
+            known = any(v == view_number and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
                         for x, y, v, _n, _m in self._spot_samples)
             # (the hidden plates are remembered before a step too: the step's own frame
             # is read before the history says it was one)
             if self._stepped and still and not known:  # one sample per plate and view
                 # the ring moved about it (the camera turned or zoomed about the player):
                 # no team-mate's plate stays put through that
-                moved = before_corners is not None and float(
-                    np.abs(corners - before_corners).max()) > max(4.0, 0.1 * spacing)
-                self._spot_samples.append((float(here[0]), float(here[1]), view,
+                moved = self._view_shift is not None and self._view_shift > max(
+                    4.0, 0.1 * spacing)
+                self._spot_samples.append((float(here[0]), float(here[1]), view_number,
                                            0.3 * spacing, int(moved)))
                 self._spot_cache = None
         self._last_hidden = hidden

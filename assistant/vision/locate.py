@@ -240,14 +240,13 @@ def whole_diamonds(
     instead of a search. A diamond still partly covered is odd-sized or off its place, as
     the locator judges it (:func:`_worst_covered`), or hollowed out by legs over its
     middle (not solid)."""
-    asked = set(cells)
-    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
+    wanted = _ring_indices(cells)
     found = dict.fromkeys(wanted, False)
     blobs = _gold_blobs(frame, 1, split=False)
     if len(blobs.areas) and wanted:
         homography = geometry.homography
         at = geometry.to_image(_RING)
-        spacing = float(np.mean(np.hypot(*np.diff(at[[0, 1, 2]], axis=0).T)))
+        spacing = _top_row_spacing(at)
         d = np.hypot(*(at[:, None, :] - blobs.centres[None, :, :]).transpose(2, 0, 1))
         nearest, residual = d.argmin(axis=1), d.min(axis=1)
         ok = residual <= _MATCH_TOLERANCE * spacing
@@ -260,6 +259,18 @@ def whole_diamonds(
             found = {index: bool(whole[index]) for index in wanted}
     by_cell = {(int(_RING[i][1]), int(_RING[i][0])): found[i] for i in wanted}
     return tuple(by_cell.get(cell, False) for cell in cells)
+
+
+def _ring_indices(cells: tuple[tuple[int, int], ...]) -> list[int]:
+    """The places in :data:`_RING` of the ring ``cells`` ((row, col), from 0)."""
+    asked = set(cells)
+    return [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
+
+
+def _top_row_spacing(ring_image: np.ndarray) -> float:
+    """The mean plate spacing in pixels along the ring's top row, placed at
+    ``ring_image`` (the ring's eight places on the picture, in :data:`_RING`'s order)."""
+    return float(np.mean(np.hypot(*np.diff(ring_image[[0, 1, 2]], axis=0).T)))
 
 
 def ring_in_place(
@@ -275,15 +286,14 @@ def ring_in_place(
     leave the board read the same). A search would only place the ring again within its
     own fit error; this check costs a fraction of it on the small grab around the plates.
     """
-    asked = set(cells)
-    wanted = [index for index, (c, r) in enumerate(_RING) if (int(r), int(c)) in asked]
+    wanted = _ring_indices(cells)
     if len(wanted) < _MIN_FOLLOWED:
         return False
     blobs = _gold_blobs(frame, 1, split=False)
     if len(blobs.areas) < len(wanted):
         return False
     at = geometry.to_image(_RING)
-    spacing = float(np.mean(np.hypot(*np.diff(at[[0, 1, 2]], axis=0).T)))
+    spacing = _top_row_spacing(at)
     d = np.hypot(*(at[wanted][:, None, :] - blobs.centres[None, :, :]).transpose(2, 0, 1))
     nearest, residual = d.argmin(axis=1), d.min(axis=1)
     if len(set(nearest.tolist())) < len(wanted):
@@ -305,7 +315,7 @@ def _placed(
     if homography is None or roll_skew(homography) > MAX_ROLL_SKEW:
         return None
     at = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    spacing = float(np.mean(np.hypot(*np.diff(at[[0, 1, 2]], axis=0).T)))
+    spacing = _top_row_spacing(at)
     pts = blobs.centres[diamonds]
     d = np.hypot(*(at[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
     nearest, residual = d.argmin(axis=1), d.min(axis=1)
@@ -813,7 +823,7 @@ def _labelled_fit(homography: np.ndarray, blobs: _Blobs, members: frozenset[int]
     ring_image = geometry.to_image(_RING)
     member_pts = blobs.centres[sorted(members)]
     d = np.hypot(*(ring_image[:, None, :] - member_pts[None, :, :]).transpose(2, 0, 1))
-    spacing = float(np.mean(np.hypot(*np.diff(ring_image[[0, 1, 2]], axis=0).T)))
+    spacing = _top_row_spacing(ring_image)
     matched = tuple(bool(x) for x in d.min(axis=1) <= _MATCH_TOLERANCE * spacing)
     fitted = ring_image[np.array(matched)]
     nearest = member_pts[d[np.array(matched)].argmin(axis=1)] if any(matched) else fitted

@@ -157,17 +157,14 @@ class Reading:
             return None
         covered = [cell for cell in self.hidden if cell not in self.outside]
         sentences = []
-        for group, why in ((covered, "hidden: someone stands on"),
-                           (self.outside, "outside the picture")):
-            if not group:
-                continue
-            places = " and ".join(f"row {r + 1}, column {c + 1}" for r, c in group)
-            if len(group) == 1:
-                suffix = " it" if why.endswith("on") else ""
-                sentences.append(f"{self.cell_noun} at {places} is {why}{suffix}.")
-            else:
-                suffix = " them" if why.endswith("on") else ""
-                sentences.append(f"{self.cell_noun}s at {places} are {why}{suffix}.")
+        for group, one, several in (
+            (covered, "is hidden: someone stands on it", "are hidden: someone stands on them"),
+            (self.outside, "is outside the picture", "are outside the picture"),
+        ):
+            if group:
+                places = " and ".join(f"row {r + 1}, column {c + 1}" for r, c in group)
+                noun = self.cell_noun if len(group) == 1 else f"{self.cell_noun}s"
+                sentences.append(f"{noun} at {places} {one if len(group) == 1 else several}.")
         return " ".join(sentences)
 
     def completions(self) -> tuple[Board, ...]:
