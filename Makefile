@@ -1,12 +1,13 @@
 # Two commands do all set-up on a fresh machine:
-#   make run    start the assistant (creates .venv and installs the package first)
+#   make run    start the assistant (creates .venv, installs the package and, when root,
+#               the libraries Qt needs first)
 #   make test   run the whole test suite (also installs the X server packages when root)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core bench bench-vision bench-walk bench-live soak deps system-deps exe lint clean
+.PHONY: run test test-core bench bench-vision bench-walk bench-live soak deps system-deps runtime-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +22,11 @@ deps: $(STAMP)
 system-deps:
 	bash scripts/install-system-packages.sh
 
-run: deps
+# the libraries Qt needs to open a window (when root or with sudo; else it names them)
+runtime-deps:
+	bash scripts/install-system-packages.sh scripts/debian-packages-runtime.txt
+
+run: deps runtime-deps
 	$(BIN)/toa-assistant
 
 test: system-deps deps

@@ -2,7 +2,7 @@
 can be found by title) + xcompmgr (compositor, so the translucent overlay is blended).
 
 Missing programs skip the tests with the reason, except under CI (``CI=true``), where
-they fail: CI installs them (scripts/debian-packages.txt).
+they fail: CI installs them (scripts/debian-packages*.txt).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ PROGRAMS = ("Xvfb", "openbox", "xcompmgr", "xdotool")
 def require_programs() -> None:
     missing = [name for name in PROGRAMS if shutil.which(name) is None]
     if missing:
-        message = f"the X11 tests need {', '.join(missing)} (see scripts/debian-packages.txt)"
+        message = f"the X11 tests need {', '.join(missing)} (see scripts/debian-packages*.txt)"
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
