@@ -16,11 +16,13 @@ confused), the history is dropped and the reading alone decides.
 Labels follow the screen (row 1, column 1 is the top-left cell as seen), so a turn of the
 camera relabels the cells. The ring alone cannot tell a quarter turn from none (a step
 and a quarter turn about the player both shift the labelled lattice by whole plates), and
-the compass snaps the camera by exact quarter turns in one frame. So one transition is
-explained either by a turn under 45° (the quarter turns that bring the previous grid's
-axes nearest the new ones, :func:`quarter_turns_between`) with up to
+the compass snaps the camera in one frame to look along one of the room's axes. So one
+transition is explained either by a turn under 45° (the quarter turns that bring the
+previous grid's axes nearest the new ones, :func:`quarter_turns_between`) with up to
 :data:`MAX_STEPS_BETWEEN` steps, or by a snap of any quarter turn with no step in the same
-frame (a reading missed before it may have held one). Steps are the player's own, made by
+frame (a reading missed before it may have held one). A view that does not look along
+the room's axes (:func:`off_cardinal_deg`) is no snap's, when the readings are a frame
+apart (further apart, a smooth turn may have passed 45°). Steps are the player's own, made by
 entering a plate: when the live loop knows where the camera keeps the player on screen
 (``anchors``: the floor point under that spot in both readings, the spot learnt from
 plates the player stood on) and that floor point has not moved through the smooth turn,
@@ -54,6 +56,7 @@ from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading
 
 __all__ = [
+    "CARDINAL_TOLERANCE_DEG",
     "GAME_TICK_SECONDS",
     "MAX_STEPS_BETWEEN",
     "MISSED_FRAMES_PER_STEP",
@@ -62,6 +65,7 @@ __all__ = [
     "BoardHistory",
     "Inference",
     "common_presses",
+    "off_cardinal_deg",
     "quarter_turns_between",
     "turn_board",
     "turn_point",
@@ -89,6 +93,12 @@ STILL_TOLERANCE = 0.04
 #: ... and at most half of what a walking player covers in the time between (one tile a
 #: tick: 0.08 in a tenth of a second), so a slow walk seen by fast frames is no stillness
 WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
+#: A snap of the camera lands it looking exactly along the room's axes (the compass's
+#: "Look North / East / South / West"; the game has no roll), so the floor's axes then run
+#: across the screen: a view whose floor direction across the screen is further than this
+#: from an axis cannot be a snap's. The reader places that direction to 1.5 degrees at
+#: worst (walk-through frames, pitch 0-68 degrees; median 0.1).
+CARDINAL_TOLERANCE_DEG = 5.0
 # Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
 # three or more steps only for the ToA ring's size (beyond, every board is taken as
 # reachable: the history is dropped).
@@ -134,6 +144,21 @@ def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
         range(4),
         key=lambda t: float(np.linalg.norm(new - old @ np.linalg.matrix_power(quarter, t))),
     )
+
+
+def off_cardinal_deg(geometry: GridGeometry) -> float:
+    """How far (degrees, 0 to 45) the camera looks from the nearest of the room's axes:
+    the angle, on the floor, between a grid axis and the floor line that runs across the
+    screen through the grid's middle. Measured on the floor, not on the screen, so a steep
+    pitch does not shrink it (a camera without roll sees the floor line parallel to its
+    own across-direction as a horizontal line)."""
+    mx, my = (geometry.cols - 1) / 2, (geometry.rows - 1) / 2
+    middle = geometry.to_image(np.array([[mx, my]]))[0]
+    across = np.array([geometry.local_spacing(round(my), round(mx)) / 2, 0.0])
+    ends = geometry.to_grid(np.array([middle - across, middle + across]))
+    dx, dy = ends[1] - ends[0]
+    angle = math.degrees(math.atan2(dy, dx)) % 90.0
+    return float(min(angle, 90.0 - angle))
 
 
 def _axes(geometry: GridGeometry) -> np.ndarray:
@@ -241,8 +266,10 @@ class BoardHistory:
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
             snaps = None
+            if steps == self.max_steps and not self._may_be_snapped(reading):
+                snaps = frozenset()  # a frame apart, and a view no snap gives
             if still is not None and turn in still:
-                steps, snaps = 0, still  # the player stood still
+                steps, snaps = 0, still & (frozenset(range(4)) if snaps is None else snaps)
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
@@ -253,6 +280,15 @@ class BoardHistory:
         self._landmark = landmark
         self._missed = 0
         return self._inference(reading)
+
+    @staticmethod
+    def _may_be_snapped(reading: Reading) -> bool:
+        """Whether this view could be a snap's: a snap looks along the room's axes
+        (:data:`CARDINAL_TOLERANCE_DEG`). A view between them came by a smooth turn, whose
+        quarter turns of the labels are known, when the readings are a frame apart; a
+        view without a geometry rules nothing out."""
+        geometry = reading.geometry
+        return geometry is None or off_cardinal_deg(geometry) <= CARDINAL_TOLERANCE_DEG
 
     def _turn(self, reading: Reading) -> int:
         """The quarter turns of a smooth camera turn since the last reading."""

@@ -5,7 +5,8 @@ already stands on a plate) and steps on every plate of the answer in a random or
 plates the player walks over plain floor tiles (never across another plate, which would step
 on it); after each step the character stands centred on the plate, and the board shown is
 already toggled. The camera follows the player (the room pans with every step) and now and
-then turns, zooms or pitches in one jump. Team-mates stand around the room, sometimes on a
+then turns, zooms or pitches in one jump (a compass snap lands it looking along the room's
+axes, as the game's does). Team-mates stand around the room, sometimes on a
 plate. Every frame comes with its exact truth: the room board, the board as labelled on
 screen, where the player is, and which plates figures hide (from the renderer's masks).
 
@@ -255,7 +256,10 @@ def walk_through(
         if kind == 3 and hi_pitch - lo_pitch < 5:
             kind = 2
         if kind == 0:
-            state["cam"] = replace(c, yaw_deg=(c.yaw_deg + 90 * rng.choice([-1, 1])) % 360)
+            # the compass's "Look North / East / South / West": along one of the room's
+            # axes, the nearest one turned a quarter either way
+            nearest = round(c.yaw_deg / 90.0)
+            state["cam"] = replace(c, yaw_deg=float((nearest + rng.choice([-1, 1])) * 90 % 360))
             return "turn"
         if kind == 1:
             turn = rng.uniform(15, 40) * rng.choice([-1, 1])

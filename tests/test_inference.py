@@ -275,6 +275,48 @@ def test_a_pan_that_relabels_a_steep_45_degree_view_is_told_from_the_geometry() 
     assert quarter_turns_between(before.geometry, read((1.0, 2.6)).geometry) == 0
 
 
+def test_how_far_the_camera_looks_from_the_rooms_axes_is_read_from_the_plates() -> None:
+    """Rendered rooms, read by the reader: along an axis at every pitch the game allows
+    the measure is near 0 (a compass snap's view), between them it is the yaw's offset
+    from the nearest axis, not shrunk by a steep pitch."""
+    from assistant.inference import CARDINAL_TOLERANCE_DEG, off_cardinal_deg
+    from assistant.scene import Camera, SceneParams, render_scene
+    from assistant.vision import read_frame
+
+    for yaw in (0.0, 90.0, 180.0, 270.0, 30.0, 80.0, 357.0, 200.0):
+        for pitch in (0.0, 40.0, 68.0):
+            camera = Camera(yaw_deg=yaw, pitch_deg=pitch, spacing_px=70, look_at=(0.5, 1.5),
+                            screen_centre=(450, 320))
+            reading = read_frame(render_scene(SceneParams(
+                seed=2, room_seed=5, board="101/0#1/010", camera=camera, ui=False,
+                frame_size=(900, 640))).frame)
+            assert not reading.abstain, (yaw, pitch)
+            offset = min(yaw % 90, 90 - yaw % 90)
+            assert off_cardinal_deg(reading.geometry) == pytest.approx(offset, abs=1.5)
+            assert (off_cardinal_deg(reading.geometry) <= CARDINAL_TOLERANCE_DEG) == (
+                offset <= CARDINAL_TOLERANCE_DEG), (yaw, pitch)
+
+
+def test_a_view_between_the_rooms_axes_is_no_snaps_so_every_step_is_decided() -> None:
+    """The steps that also read as a quarter-turn snap with no step are exactly those left
+    undecided when the camera looks along the room's axes; a frame apart, a view between
+    the axes cannot come from a snap (the compass lands it on one), so all 256 x 8 steps
+    onto a hidden plate are decided, and right."""
+    undecided = {0.0: 0, 4.0: 0, 12.0: 0, 30.0: 0}
+    for angle in undecided:
+        for board in all_toa_boards():
+            for plate in TOA_PLATES:
+                after = board.press(*plate)
+                history = BoardHistory()
+                history.update(reading_of(board, angle_deg=angle), 0.1)
+                inference = history.update(reading_of(after, [plate], angle_deg=angle), 0.1)
+                assert after in inference.candidates
+                assert inference.board in (None, after)
+                undecided[angle] += not inference.certain
+    assert undecided[0.0] == undecided[4.0] > 0  # along an axis (within the tolerance)
+    assert undecided[12.0] == undecided[30.0] == 0
+
+
 STATUE = (0, -1)  # the statue beyond the top side, as the reader labels it
 
 

@@ -71,6 +71,22 @@ def test_the_player_hides_its_plate_from_above_and_at_most_two_plates_hide():
         assert f.hidden == tuple(np.flatnonzero(f.scene.coverage > 0.5))
 
 
+def test_a_snap_of_the_camera_lands_it_along_the_rooms_axes():
+    """The game's compass turns the camera in one frame only to look North, East, South
+    or West; every other turn is a smooth one of less than 45 degrees."""
+    snaps = 0
+    for seed in range(8):
+        walk = walk_through(None, seed, source="synthetic")
+        for before, frame in itertools.pairwise(walk):
+            turned = abs((frame.camera.yaw_deg - before.camera.yaw_deg + 180) % 360 - 180)
+            if turned >= 45:
+                snaps += 1
+                assert frame.event == "turn" and frame.camera.yaw_deg % 90 == 0
+            else:
+                assert turned <= 40
+    assert snaps > 0
+
+
 def test_same_seed_same_session():
     kw = {"teammates": (1, 2), **SMALL}
     first = walk_through(None, 21, **kw)
