@@ -248,6 +248,11 @@ class LiveReader:
         #: passed in, or the whole window grabbed to locate the grid again
         self.frame_read: np.ndarray | None = None
 
+    @property
+    def fixed(self) -> bool:
+        """The corners are the player's calibration: the view read never moves."""
+        return self._fixed
+
     def region(self, width: int, height: int) -> Rect | None:
         """The part of a ``width`` x ``height`` window area to grab (relative to it), or
         None for all of it. A changed window size forgets auto-located corners."""
@@ -699,16 +704,25 @@ class LiveLoop:
     ) -> tuple[tuple[float, float], tuple[float, float]] | None:
         """The grid point under the spot where the camera keeps the player, in the last
         reading's labels and in this one's, for the history to tell a snap's quarter
-        turn. None until the spot is trusted (:meth:`_spot`), or without a reading before.
-        The spot is a place on the window, so the one learnt now serves the reading
-        before as well."""
+        turn. Until the spot is trusted (:meth:`_spot`), only a view that stayed put tells
+        anything; None without a reading before. The spot is a place on the window, so
+        the one learnt now serves the reading before as well."""
         if view is None:
             return None
         geometry = reading.geometry
         before, self._anchor_view = self._anchor_view, (geometry, offset)
         spot = self._spot(area)
-        if spot is None or not self._spot_trusted or before is None:
+        if before is None:
             return None
+        if spot is None or not self._spot_trusted:
+            if not self._still or self.reader.fixed:
+                return None
+            # the whole view stayed put (corners a calibration fixed tell nothing), so the
+            # floor under every place of it did, under the player wherever the camera keeps
+            # it too. The grid's middle stands for the spot not learnt yet: fixed by every
+            # quarter turn, it rules out no snap.
+            middle = ((geometry.cols - 1) / 2, (geometry.rows - 1) / 2)
+            return middle, middle
 
         def under_spot(view: tuple[GridGeometry, tuple[int, int]]) -> tuple[float, float]:
             where, (dx, dy) = view
