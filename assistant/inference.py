@@ -265,11 +265,11 @@ class BoardHistory:
         if self._belief and self._compatible(completions[0]):
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
-            snaps = None
-            if steps == self.max_steps and not self._may_be_snapped(reading):
-                snaps = frozenset()  # a frame apart, and a view no snap gives
+            # None: any snap; none at all a frame apart in a view no snap gives
+            snaps = None if steps > self.max_steps or self._may_be_snapped(reading) \
+                else frozenset()
             if still is not None and turn in still:
-                steps, snaps = 0, still & (frozenset(range(4)) if snaps is None else snaps)
+                steps, snaps = 0, still if snaps is None else snaps  # the player stood still
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
