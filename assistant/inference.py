@@ -61,6 +61,7 @@ __all__ = [
     "MAX_STEPS_BETWEEN",
     "MISSED_FRAMES_PER_STEP",
     "SECONDS_PER_STEP",
+    "STANDING_RADIUS",
     "STILL_TOLERANCE",
     "BoardHistory",
     "Inference",
@@ -68,6 +69,7 @@ __all__ = [
     "off_cardinal_deg",
     "quarter_turns_between",
     "turn_board",
+    "turn_cell",
     "turn_point",
     "turn_side",
 ]
@@ -93,6 +95,10 @@ STILL_TOLERANCE = 0.04
 #: ... and at most half of what a walking player covers in the time between (one tile a
 #: tick: 0.08 in a tenth of a second), so a slow walk seen by fast frames is no stillness
 WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
+#: A player who stood still with the floor under the spot within this of a cell's centre
+#: (grid units; a plate is about 0.3 across) stands on that cell, so the last step taken
+#: was onto it (:meth:`BoardHistory.update`).
+STANDING_RADIUS = 0.15
 #: A snap of the camera lands it looking exactly along the room's axes (the compass's
 #: "Look North / East / South / West"; the game has no roll), so the floor's axes then run
 #: across the screen: a view whose floor direction across the screen is further than this
@@ -212,6 +218,9 @@ class BoardHistory:
     def __init__(self, max_steps: int = MAX_STEPS_BETWEEN) -> None:
         self.max_steps = max_steps
         self._belief: tuple[Board, ...] = ()
+        # per board of the belief: the cells the last step may have been onto (None: not
+        # known, as for a board the frame alone decided)
+        self._last_steps: dict[Board, frozenset] = {}
         self._geometry: GridGeometry | None = None
         self._landmark: tuple[int, int] | None = None
         self._missed = 0
@@ -219,6 +228,7 @@ class BoardHistory:
     def reset(self) -> None:
         """Forget the session (the puzzle left the view, another window was chosen)."""
         self._belief = ()
+        self._last_steps = {}
         self._geometry = None
         self._landmark = None
         self._missed = 0
@@ -252,7 +262,10 @@ class BoardHistory:
         ``anchors``: the grid point under the spot where the camera keeps the player, in
         the last reading's labels and in this one's. When it has not moved (through the
         smooth turn) and the readings are a moment apart, the player stood still: no step
-        and no other snap (:meth:`_still_turns`)."""
+        and no other snap (:meth:`_still_turns`). When the point it stands still on is a
+        cell's centre, the player stands on that cell, so the last step was onto it (the
+        player entered it and has not left it): boards whose last step was another cell
+        are dropped (not when that would drop them all, which this model cannot explain)."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -261,21 +274,30 @@ class BoardHistory:
             steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
         else:
             steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
-        reached: tuple[Board, ...] = ()
+        reached: dict[Board, frozenset] = {}
         if self._belief and self._compatible(completions[0]):
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
             # None: any snap; none at all a frame apart in a view no snap gives
             snaps = None if steps > self.max_steps or self._may_be_snapped(reading) \
                 else frozenset()
+            standing = None
             if still is not None and turn in still:
                 steps, snaps = 0, still if snaps is None else snaps  # the player stood still
+                standing = _cell_at(anchors[1], completions[0])
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
             reached = self._reachable(completions, turn, steps, landmark, snaps, snap_steps)
+            if standing is not None:
+                on_it = {board: last for board, last in reached.items()
+                         if None in last or standing in last}
+                reached = on_it or reached
         # no history, or none that explains this frame: the frame alone decides
-        self._belief = reached or completions
+        if not reached:
+            reached = {board: frozenset({None}) for board in completions}
+        self._belief = tuple(reached)
+        self._last_steps = reached
         self._geometry = reading.geometry
         self._landmark = landmark
         self._missed = 0
@@ -330,42 +352,59 @@ class BoardHistory:
         landmark: tuple[int, int] | None = None,
         snaps: frozenset[int] | None = None,
         snap_steps: int | None = None,
-    ) -> tuple[Board, ...]:
+    ) -> dict[Board, frozenset]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
         missed frames. When the landmark was seen by the last reading and this one, only
         the turn that carries it from the one side to the other is possible, smooth or
         snapped. ``snaps``: the snaps still possible (None: any); ``snap_steps``: the
-        steps a snap may come with (default: those of the time beyond one frame)."""
+        steps a snap may come with (default: those of the time beyond one frame).
+
+        Each completion kept comes with the cells its last step may have been onto, in
+        this reading's labels: kept from the board it was reached from without a step,
+        the cell stepped on when one step explains it, not known (None) past one step."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
-            return ()  # too many unseen steps: anything is possible, the frame decides
+            return {}  # too many unseen steps: anything is possible, the frame decides
         if snap_steps is None:
             snap_steps = steps - self.max_steps
         snap_deltas = self._step_deltas(completions[0], snap_steps)
         square = completions[0].rows == completions[0].cols
-        turns = [(smooth_turn, deltas)]
+        turns = [(smooth_turn, deltas, steps)]
         if square:
             # (who hides which plate is no constraint here: a standing body hides the plate
             # behind it, and which plate that is changes with the view)
-            turns += [(t, snap_deltas) for t in range(4)
+            turns += [(t, snap_deltas, snap_steps) for t in range(4)
                       if t != smooth_turn and (snaps is None or t in snaps)]
             if landmark is not None and self._landmark is not None:
-                turns = [(t, allowed) for t, allowed in turns
+                turns = [(t, allowed, n) for t, allowed, n in turns
                          if turn_side(self._landmark, t) == landmark]
-        kept = []
+        kept: dict[Board, frozenset] = {}
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
-            for turn, allowed in turns:
-                if any(
-                    b.shape == candidate.shape
-                    and np.array_equal(b.present, candidate.present)
-                    and _reached(b, flat, allowed, candidate.k)
-                    for b in (turn_board(before, turn) for before in self._belief)
-                ):
-                    kept.append(candidate)
-                    break
-        return tuple(kept)
+            last: set = set()
+            for turn, allowed, n in turns:
+                if allowed is None:
+                    continue
+                for before in self._belief:
+                    turned = turn_board(before, turn)
+                    if turned.shape != candidate.shape or not np.array_equal(
+                            turned.present, candidate.present):
+                        continue
+                    delta = (flat - turned.states[turned.present].astype(np.int64)) \
+                        % candidate.k
+                    if not np.any(np.all(allowed == delta[None, :], axis=1)):
+                        continue
+                    if not delta.any():
+                        last |= {None if cell is None else turn_cell(cell, candidate.rows, turn)
+                                 for cell in self._last_steps.get(before, {None})}
+                    elif n == 1:
+                        last |= set(_stepped_cells(candidate, delta))
+                    else:
+                        last.add(None)
+            if last:
+                kept[candidate] = frozenset(last)
+        return kept
 
     def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
         """Every change (over the present cells, mod k) of 0 to ``steps`` steps; None when
@@ -415,9 +454,33 @@ class BoardHistory:
         return Inference(None, belief, inferred=inferred, undecided=undecided)
 
 
-def _reached(before: Board, after_flat: np.ndarray, deltas: np.ndarray, k: int) -> bool:
-    delta = (after_flat - before.states[before.present].astype(np.int64)) % k
-    return bool(np.any(np.all(deltas == delta[None, :], axis=1)))
+def _stepped_cells(board: Board, delta: np.ndarray) -> list[tuple[int, int]]:
+    """The cells one step onto which changes the present cells by ``delta`` (mod k)."""
+    present = np.asarray(board.present, bool)
+    cells = []
+    for r, c in np.argwhere(present):
+        press = np.zeros(present.shape, np.int64)
+        press[r, c] = 1
+        if np.array_equal(neighbourhood_sum(press, present)[present] % board.k, delta):
+            cells.append((int(r), int(c)))
+    return cells
+
+
+def _cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:
+    """The present cell whose centre is within :data:`STANDING_RADIUS` of a grid point
+    (x = column, y = row), or None."""
+    x, y = point
+    r, c = round(y), round(x)
+    if not (0 <= r < board.rows and 0 <= c < board.cols) or not board.present[r, c]:
+        return None
+    return (r, c) if math.hypot(x - c, y - r) <= STANDING_RADIUS else None
+
+
+def turn_cell(cell: tuple[int, int], size: int, turns: int) -> tuple[int, int]:
+    """A cell (row, column) of a ``size`` x ``size`` grid relabelled as :func:`turn_board`
+    relabels the cells."""
+    x, y = turn_point((cell[1], cell[0]), size, turns)
+    return int(y), int(x)
 
 
 def common_presses(candidates: tuple[Board, ...]) -> tuple[np.ndarray, np.ndarray, list]:

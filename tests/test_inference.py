@@ -9,7 +9,13 @@ import itertools
 import numpy as np
 import pytest
 
-from assistant.inference import MISSED_FRAMES_PER_STEP, BoardHistory, common_presses, turn_board
+from assistant.inference import (
+    MISSED_FRAMES_PER_STEP,
+    BoardHistory,
+    common_presses,
+    turn_board,
+    turn_cell,
+)
 from assistant.puzzle import TOA_PLATES, Board, toa_board
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
@@ -417,3 +423,76 @@ def test_a_player_who_moved_or_was_long_unseen_keeps_every_step_possible():
                 inference = history.update(reading_of(after, [plate]), seconds,
                                            anchors=anchors)
                 assert after in inference.candidates, (board.format(), plate, seconds)
+
+
+def _ring_neighbours(plate: tuple[int, int]) -> list[tuple[int, int]]:
+    return [b if a == plate else a for a, b in _neighbours_in_ring() if plate in (a, b)]
+
+
+def _on(plate: tuple[int, int]) -> tuple[float, float]:
+    """The grid point (x = column, y = row) of a plate's centre."""
+    return float(plate[1]), float(plate[0])
+
+
+def test_a_player_standing_still_on_a_plate_last_stepped_onto_it():
+    """The player steps onto ``q``, then onto ``p`` with ``p`` and both its ring
+    neighbours covered: the frame cannot tell the step from standing still (the board
+    before explains it too). Once the player stands still on ``p``, ``p`` was the last
+    plate entered, so only the board stepped onto ``p`` is left: exhaustively over every
+    start, ``q`` and ``p`` (a view between the room's axes, so that no snap is possible)."""
+    for start in all_toa_boards()[::4]:
+        for q in TOA_PLATES:
+            for p in (plate for plate in TOA_PLATES if plate != q):
+                before, after = start.press(*q), start.press(*q).press(*p)
+                covered = [p, *_ring_neighbours(p)]
+                history = BoardHistory()
+                history.update(reading_of(start, angle_deg=12), 0.1)
+                history.update(reading_of(before, angle_deg=12), 0.1,
+                               anchors=((1.0, 1.0), _on(q)))
+                arrived = history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                                         anchors=(_on(q), _on(p)))
+                assert set(arrived.candidates) == {before, after}
+                stood = history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                                       anchors=(_on(p), _on(p)))
+                assert stood.board == after, (start.format(), q, p)
+
+
+def test_standing_on_a_plate_never_empties_the_belief():
+    """The spot on a plate the last step was not onto (a team-mate stepped, or the spot
+    was learnt wrong) is outside the model: the belief is kept as it was, not dropped or
+    narrowed to nothing, and a plate hidden since the first frame stays undecided."""
+    board = toa_board("101/0#1/011")
+    history = BoardHistory()
+    history.update(reading_of(board, angle_deg=12), 0.1)
+    history.update(reading_of(board.press(0, 0), angle_deg=12), 0.1,
+                   anchors=((1.0, 1.0), _on((0, 0))))
+    inference = history.update(reading_of(board.press(0, 0), [(2, 2)], angle_deg=12), 0.1,
+                               anchors=(_on((2, 2)), _on((2, 2))))
+    assert inference.board == board.press(0, 0)
+    unseen = BoardHistory()
+    unseen.update(reading_of(board, [(2, 1)]), 0.1)
+    inference = unseen.update(reading_of(board, [(2, 1)]), 0.1,
+                              anchors=(_on((2, 1)), _on((2, 1))))
+    assert not inference.certain and inference.undecided == ((2, 1),)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_the_last_step_turns_with_the_labels(turns):
+    """The camera turns about the player between the step and the still frame (labels
+    turned by ``turns`` quarters): the plate stepped on is named in the new labels and
+    still decides, for every start and pair of steps."""
+    for start in all_toa_boards()[::16]:
+        for q, p in itertools.permutations(TOA_PLATES, 2):
+            before, after = start.press(*q), start.press(*q).press(*p)
+            covered = [p, *_ring_neighbours(p)]
+            history = BoardHistory()
+            history.update(reading_of(start, angle_deg=12), 0.1)
+            history.update(reading_of(before, angle_deg=12), 0.1, anchors=((1.0, 1.0), _on(q)))
+            history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                           anchors=(_on(q), _on(p)))
+            turned = turn_board(after, turns)
+            moved = [turn_cell(cell, 3, turns) for cell in covered]
+            stood = history.update(
+                reading_of(turned, moved, angle_deg=12 + 90.0 * turns), 0.1,
+                anchors=(_on(p), _on(turn_cell(p, 3, turns))))
+            assert stood.board == turned, (start.format(), q, p)
