@@ -106,6 +106,30 @@ def test_four_diamonds_are_not_followed() -> None:
     assert follow_frame(frame, first.geometry).abstain
 
 
+@pytest.mark.parametrize("matched", [4, 5])
+def test_a_ring_followed_from_four_diamonds_only_is_not_read(monkeypatch, matched) -> None:
+    """A ring followed from four diamonds is placed by a shift of the last view alone,
+    which at a steep camera can land it off its plates: the reading abstains (a session
+    reads a followed ring on five diamonds or more; the other plates are hidden)."""
+    import dataclasses
+
+    import assistant.vision.reader as reader
+
+    before = room((1.0, 1.0), yaw=10, pitch=30, spacing=80)
+    first = read_frame(before.frame)
+    after = room((1.2, 1.1), yaw=10, pitch=30, spacing=80)
+    fit = follow_ring(after.frame, first.geometry)
+    assert fit is not None and all(fit.matched)
+    fewer = dataclasses.replace(fit, matched=(True,) * matched + (False,) * (8 - matched))
+    monkeypatch.setattr(reader, "follow_ring", lambda *_args: fewer)
+    reading = follow_frame(after.frame, first.geometry)
+    if matched == 4:
+        assert reading.abstain
+        assert reading.reason.startswith("Too much of the puzzle is covered")
+    else:
+        assert not reading.abstain and len(reading.hidden) == 3
+
+
 def test_nothing_is_followed_where_the_puzzle_is_not() -> None:
     before = room((1.0, 1.0), yaw=10, pitch=30, spacing=80)
     first = read_frame(before.frame)

@@ -58,8 +58,14 @@ NOT_IN_VIEW = "Puzzle not in view."
 MAX_HIDDEN = 2
 #: ... and in a live session, whose history fills hidden cells in (the live loop, and
 #: follow_frame, which only it uses): a standing body at a steep camera hides the plate
-#: behind its own too, so a player and a team-mate can leave three plates covered.
-MAX_HIDDEN_IN_SESSION = 3
+#: behind its own too, and a leg over a third plate makes it unread, so a player and a
+#: team-mate can leave four plates covered. The four read still tell most steps (three
+#: plates change), and the history keeps every candidate the others leave open.
+MAX_HIDDEN_IN_SESSION = 4
+#: A ring followed from four diamonds is placed by a shift of the last view alone, and
+#: at a steep camera such a shift can land a plate off (walk-throughs showed one: the four
+#: it read agreed with a wrong history): a followed ring is read on five or more.
+_MAX_UNMATCHED_FOLLOWED = 3
 # A ToA diamond is gold: red over green over blue with at least this saturation.
 _GOLD_MIN_SATURATION = 0.3
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
@@ -315,6 +321,11 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
+    if len(unmatched) > _MAX_UNMATCHED_FOLLOWED:
+        return _abstain(
+            _too_many_covered(grid.cells, np.array([grid.cells.index(c) for c in unmatched]),
+                              look, MAX_HIDDEN_IN_SESSION),
+            "auto", found=True, geometry=fit.geometry)
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                        max_hidden=MAX_HIDDEN_IN_SESSION)
 
