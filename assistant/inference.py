@@ -96,9 +96,12 @@ STILL_TOLERANCE = 0.04
 #: tick: 0.08 in a tenth of a second), so a slow walk seen by fast frames is no stillness
 WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
 #: A player who stood still with the floor under the spot within this of a cell's centre
-#: (grid units; a plate is about 0.3 across) stands on that cell, so the last step taken
-#: was onto it (:meth:`BoardHistory.update`).
-STANDING_RADIUS = 0.15
+#: stands on that cell, so the last step taken was onto it (:meth:`BoardHistory.update`).
+#: Grid units: half a floor tile (plates are two tiles apart), the edge of the plate's own
+#: tile; a player standing still stands at a tile's centre, 0 from a plate's or half a
+#: plate spacing or more from every one, and the spot is learnt to about 0.2 at a steep
+#: camera.
+STANDING_RADIUS = 0.25
 #: A snap of the camera lands it looking exactly along the room's axes (the compass's
 #: "Look North / East / South / West"; the game has no roll), so the floor's axes then run
 #: across the screen: a view whose floor direction across the screen is further than this

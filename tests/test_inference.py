@@ -496,3 +496,21 @@ def test_the_last_step_turns_with_the_labels(turns):
                 reading_of(turned, moved, angle_deg=12 + 90.0 * turns), 0.1,
                 anchors=(_on(p), _on(turn_cell(p, 3, turns))))
             assert stood.board == turned, (start.format(), q, p)
+
+
+@pytest.mark.parametrize(("off", "decided"), [((0.0, 0.0), True), ((0.18, -0.12), True),
+                                             ((0.5, 0.0), False), ((0.5, 0.5), False)])
+def test_standing_is_on_the_plate_s_own_tile(off, decided):
+    """The spot is learnt to about 0.2 spacings at a steep camera: a still player within
+    the plate's own tile stands on it; one still on the floor tile beside it (half a
+    spacing away) or diagonally between plates stands on no plate and decides nothing."""
+    start, q, p = toa_board("010/1#0/011"), (2, 0), (0, 2)
+    before, after = start.press(*q), start.press(*q).press(*p)
+    covered = [p, *_ring_neighbours(p)]
+    spot = (_on(p)[0] - off[0], _on(p)[1] + off[1])
+    history = BoardHistory()
+    history.update(reading_of(start, angle_deg=12), 0.1)
+    history.update(reading_of(before, angle_deg=12), 0.1, anchors=((1.0, 1.0), _on(q)))
+    history.update(reading_of(after, covered, angle_deg=12), 0.1, anchors=(_on(q), spot))
+    stood = history.update(reading_of(after, covered, angle_deg=12), 0.1, anchors=(spot, spot))
+    assert stood.certain == decided and after in stood.candidates

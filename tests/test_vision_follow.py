@@ -109,8 +109,8 @@ def test_four_diamonds_are_not_followed() -> None:
 @pytest.mark.parametrize("matched", [4, 5])
 def test_a_ring_followed_from_four_diamonds_only_is_not_read(monkeypatch, matched) -> None:
     """A ring followed from four diamonds is placed by a shift of the last view alone,
-    which at a steep camera can land it off its plates: the reading abstains (a session
-    reads a followed ring on five diamonds or more; the other plates are hidden)."""
+    which at a steep camera can land it off its plates: the reading abstains (a ring
+    fitted to six diamonds or fewer may hide three plates, not the session's four)."""
     import dataclasses
 
     import assistant.vision.reader as reader

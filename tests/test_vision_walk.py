@@ -146,3 +146,24 @@ def test_the_real_floor_s_tile_joints_do_not_make_the_floor_look_uneven():
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 17, source="screenshot")[23]
     assert judge_picture(frame) == "right"
+
+
+def test_a_ring_fitted_to_six_diamonds_hides_no_fourth_plate():
+    """A walk-through frame (pitch 51, the player on a plate, a team-mate beside another)
+    where the locator fits six diamonds, three of them in a row, with a squashed ring
+    (0.01 spacings of error) whose two unseen places are off their plates. Read for a
+    session, which may hide four, the reading abstains or places every plate it names
+    on its plate: two unseen places and two more covered are not read on six."""
+    from assistant.vision.locate import locate_ring
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 100_004, source="synthetic")[21]
+    fit, why = locate_ring(frame.scene.frame)
+    assert fit is not None and sum(fit.matched) == 6, why
+    reading = read_frame(frame.scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION)
+    if not reading.abstain:
+        spacing = fit.spacing
+        for tile in reading.tiles:
+            d = np.hypot(*(frame.scene.plate_centres - np.array(tile.centre)).T)
+            assert d.min() < 0.15 * spacing, (tile.row, tile.col)

@@ -62,10 +62,9 @@ MAX_HIDDEN = 2
 #: team-mate can leave four plates covered. The four read still tell most steps (three
 #: plates change), and the history keeps every candidate the others leave open.
 MAX_HIDDEN_IN_SESSION = 4
-#: A ring followed from four diamonds is placed by a shift of the last view alone, and
-#: at a steep camera such a shift can land a plate off (walk-throughs showed one: the four
-#: it read agreed with a wrong history): a followed ring is read on five or more.
-_MAX_UNMATCHED_FOLLOWED = 3
+#: ... but a ring the locator (or the follower) fitted to six diamonds or fewer may hide
+#: at most this many: its unseen places are less sure (:func:`_hidden_allowed`).
+_MAX_HIDDEN_ON_SIX = 3
 # A ToA diamond is gold: red over green over blue with at least this saturation.
 _GOLD_MIN_SATURATION = 0.3
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
@@ -297,7 +296,17 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             "auto",
         )
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=max_hidden)
+                       max_hidden=_hidden_allowed(max_hidden, unmatched))
+
+
+def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
+    """The cells a located or followed ring may leave hidden: a ring fitted to six
+    diamonds or fewer places the others less surely (six with three in a row fitted a
+    squashed ring to 0.01 spacings in a walk-through, its unseen plates off), so it hides
+    at most :data:`_MAX_HIDDEN_ON_SIX`; a fourth hidden plate needs seven diamonds."""
+    if len(unmatched) >= 2:
+        return min(max_hidden, _MAX_HIDDEN_ON_SIX)
+    return max_hidden
 
 
 def follow_frame(frame: np.ndarray, previous: GridGeometry,
@@ -321,13 +330,8 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
-    if len(unmatched) > _MAX_UNMATCHED_FOLLOWED:
-        return _abstain(
-            _too_many_covered(grid.cells, np.array([grid.cells.index(c) for c in unmatched]),
-                              look, MAX_HIDDEN_IN_SESSION),
-            "auto", found=True, geometry=fit.geometry)
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=MAX_HIDDEN_IN_SESSION)
+                       max_hidden=_hidden_allowed(MAX_HIDDEN_IN_SESSION, unmatched))
 
 
 def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
