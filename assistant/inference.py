@@ -399,7 +399,7 @@ class BoardHistory:
                     if not np.any(np.all(allowed == delta[None, :], axis=1)):
                         continue
                     if not delta.any():
-                        last |= {None if cell is None else turn_cell(cell, candidate.rows, turn)
+                        last |= {None if cell is None else turn_cell(cell, before.shape, turn)
                                  for cell in self._last_steps.get(before, {None})}
                     elif n == 1:
                         last |= set(_stepped_cells(candidate, delta))
@@ -479,11 +479,13 @@ def _cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None
     return (r, c) if math.hypot(x - c, y - r) <= STANDING_RADIUS else None
 
 
-def turn_cell(cell: tuple[int, int], size: int, turns: int) -> tuple[int, int]:
-    """A cell (row, column) of a ``size`` x ``size`` grid relabelled as :func:`turn_board`
-    relabels the cells."""
-    x, y = turn_point((cell[1], cell[0]), size, turns)
-    return int(y), int(x)
+def turn_cell(cell: tuple[int, int], shape: tuple[int, int], turns: int) -> tuple[int, int]:
+    """A cell (row, column) of a grid of ``shape`` relabelled as :func:`turn_board`
+    relabels the cells (numpy's rot90, so a grid that is not square too)."""
+    marker = np.zeros(shape, bool)
+    marker[cell] = True
+    r, c = np.argwhere(np.rot90(marker, turns))[0]
+    return int(r), int(c)
 
 
 def common_presses(candidates: tuple[Board, ...]) -> tuple[np.ndarray, np.ndarray, list]:

@@ -491,10 +491,10 @@ def test_the_last_step_turns_with_the_labels(turns):
             history.update(reading_of(after, covered, angle_deg=12), 0.1,
                            anchors=(_on(q), _on(p)))
             turned = turn_board(after, turns)
-            moved = [turn_cell(cell, 3, turns) for cell in covered]
+            moved = [turn_cell(cell, (3, 3), turns) for cell in covered]
             stood = history.update(
                 reading_of(turned, moved, angle_deg=12 + 90.0 * turns), 0.1,
-                anchors=(_on(p), _on(turn_cell(p, 3, turns))))
+                anchors=(_on(p), _on(turn_cell(p, (3, 3), turns))))
             assert stood.board == turned, (start.format(), q, p)
 
 
@@ -514,3 +514,13 @@ def test_standing_is_on_the_plate_s_own_tile(off, decided):
     history.update(reading_of(after, covered, angle_deg=12), 0.1, anchors=(_on(q), spot))
     stood = history.update(reading_of(after, covered, angle_deg=12), 0.1, anchors=(spot, spot))
     assert stood.certain == decided and after in stood.candidates
+
+
+def test_turn_cell_relabels_as_turn_board_does():
+    board = Board.from_arrays(np.zeros((2, 3), np.int64), np.ones((2, 3), bool), 2, 1)
+    for turns in range(4):
+        for r, c in itertools.product(range(2), range(3)):
+            states = np.zeros((2, 3), np.int64)
+            states[r, c] = 1
+            turned = turn_board(board.with_states(states), turns)
+            assert turned.states[turn_cell((r, c), (2, 3), turns)] == 1
