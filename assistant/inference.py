@@ -116,6 +116,7 @@ _MULTI_STEP_LIMIT = 16
 # The changes of up to n steps depend only on the grid (shape, holes, k) and n: listed once
 # per process for every history (a new session, a reset, each test) instead of per history.
 _STEP_DELTAS: dict[tuple, np.ndarray] = {}
+_PRESS_EFFECTS: dict[tuple, tuple[list[tuple[int, int]], np.ndarray]] = {}
 _STEP_DELTAS_KEPT = 64
 
 
@@ -220,25 +221,23 @@ class BoardHistory:
 
     def __init__(self, max_steps: int = MAX_STEPS_BETWEEN) -> None:
         self.max_steps = max_steps
-        self._belief: tuple[Board, ...] = ()
-        # per board of the belief: the cells the last step may have been onto (None: not
-        # known, as for a board the frame alone decided)
-        self._last_steps: dict[Board, frozenset] = {}
+        # every board the session could be showing, with the cells its last step may have
+        # been onto (None: not known, as for a board the frame alone decided)
+        self._belief: dict[Board, frozenset] = {}
         self._geometry: GridGeometry | None = None
         self._landmark: tuple[int, int] | None = None
         self._missed = 0
 
     def reset(self) -> None:
         """Forget the session (the puzzle left the view, another window was chosen)."""
-        self._belief = ()
-        self._last_steps = {}
+        self._belief = {}
         self._geometry = None
         self._landmark = None
         self._missed = 0
 
     @property
     def belief(self) -> tuple[Board, ...]:
-        return self._belief
+        return tuple(self._belief)
 
     def miss(self) -> None:
         """A frame without a reading: one more step may have happened unseen."""
@@ -299,8 +298,7 @@ class BoardHistory:
         # no history, or none that explains this frame: the frame alone decides
         if not reached:
             reached = {board: frozenset({None}) for board in completions}
-        self._belief = tuple(reached)
-        self._last_steps = reached
+        self._belief = reached
         self._geometry = reading.geometry
         self._landmark = landmark
         self._missed = 0
@@ -342,7 +340,7 @@ class BoardHistory:
                          if math.dist(turn_point(before, board.rows, t), now) <= tolerance)
 
     def _compatible(self, board: Board) -> bool:
-        before = self._belief[0]
+        before = next(iter(self._belief))
         return (before.k, before.objective) == (board.k, board.objective) and sorted(
             before.shape
         ) == sorted(board.shape)
@@ -382,32 +380,35 @@ class BoardHistory:
             if landmark is not None and self._landmark is not None:
                 turns = [(t, allowed, n) for t, allowed, n in turns
                          if turn_side(self._landmark, t) == landmark]
+        # the belief turned as each explanation turns it: once, not per completion
+        explanations = [(turn_board(before, turn), before, turn, allowed, n)
+                        for turn, allowed, n in turns if allowed is not None
+                        for before in self._belief]
         kept: dict[Board, frozenset] = {}
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
             last: set = set()
-            for turn, allowed, n in turns:
-                if allowed is None:
+            for turned, before, turn, allowed, n in explanations:
+                if turned.shape != candidate.shape or not np.array_equal(
+                        turned.present, candidate.present):
                     continue
-                for before in self._belief:
-                    turned = turn_board(before, turn)
-                    if turned.shape != candidate.shape or not np.array_equal(
-                            turned.present, candidate.present):
-                        continue
-                    delta = (flat - turned.states[turned.present].astype(np.int64)) \
-                        % candidate.k
-                    if not np.any(np.all(allowed == delta[None, :], axis=1)):
-                        continue
-                    if not delta.any():
-                        last |= {None if cell is None else turn_cell(cell, before.shape, turn)
-                                 for cell in self._last_steps.get(before, {None})}
-                    elif n == 1:
-                        last |= set(_stepped_cells(candidate, delta))
-                    else:
-                        last.add(None)
+                delta = (flat - turned.states[turned.present].astype(np.int64)) % candidate.k
+                if np.any(np.all(allowed == delta[None, :], axis=1)):
+                    last |= self._last_steps_after(candidate, delta, before, turn, n)
             if last:
                 kept[candidate] = frozenset(last)
         return kept
+
+    def _last_steps_after(self, candidate: Board, delta: np.ndarray, before: Board,
+                          turn: int, steps: int) -> set:
+        """The cells the last step may have been onto, for ``candidate`` reached from
+        ``before`` (turned ``turn`` quarters) by ``delta`` within ``steps`` steps."""
+        if not delta.any():  # no step: the last one is the board before's, relabelled
+            return {None if cell is None else turn_cell(cell, before.shape, turn)
+                    for cell in self._belief[before]}
+        if steps == 1:
+            return set(_stepped_cells(candidate, delta))
+        return {None}
 
     def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
         """Every change (over the present cells, mod k) of 0 to ``steps`` steps; None when
@@ -423,12 +424,7 @@ class BoardHistory:
         cached = _STEP_DELTAS.get(key)
         if cached is not None:
             return cached
-        effects = []
-        for r, c in np.argwhere(present):
-            press = np.zeros(present.shape, np.int64)
-            press[r, c] = 1
-            effects.append(neighbourhood_sum(press, present)[present] % board.k)
-        single = np.array(effects, np.int64).reshape(cells, -1)
+        single = _press_effects(board)[1]
         reached = {tuple(np.zeros(cells, np.int64))}
         frontier = np.zeros((1, cells), np.int64)
         for _ in range(steps):
@@ -446,7 +442,7 @@ class BoardHistory:
         return deltas
 
     def _inference(self, reading: Reading) -> Inference:
-        belief = self._belief
+        belief = self.belief
         hidden = reading.hidden
         if len(belief) == 1:
             return Inference(belief[0], belief, inferred=hidden)
@@ -457,16 +453,32 @@ class BoardHistory:
         return Inference(None, belief, inferred=inferred, undecided=undecided)
 
 
+def _press_effects(board: Board) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """The present cells and, per cell, the change one step onto it makes (over the
+    present cells, mod k): kept per grid (shape, holes, k) like the step deltas."""
+    present = np.asarray(board.present, bool)
+    key = (board.shape, present.tobytes(), board.k)
+    cached = _PRESS_EFFECTS.get(key)
+    if cached is not None:
+        return cached
+    cells = [(int(r), int(c)) for r, c in np.argwhere(present)]
+    effects = []
+    for cell in cells:
+        press = np.zeros(present.shape, np.int64)
+        press[cell] = 1
+        effects.append(neighbourhood_sum(press, present)[present] % board.k)
+    found = (cells, np.array(effects, np.int64).reshape(len(cells), -1))
+    if len(_PRESS_EFFECTS) >= _STEP_DELTAS_KEPT:
+        _PRESS_EFFECTS.clear()
+    _PRESS_EFFECTS[key] = found
+    return found
+
+
 def _stepped_cells(board: Board, delta: np.ndarray) -> list[tuple[int, int]]:
     """The cells one step onto which changes the present cells by ``delta`` (mod k)."""
-    present = np.asarray(board.present, bool)
-    cells = []
-    for r, c in np.argwhere(present):
-        press = np.zeros(present.shape, np.int64)
-        press[r, c] = 1
-        if np.array_equal(neighbourhood_sum(press, present)[present] % board.k, delta):
-            cells.append((int(r), int(c)))
-    return cells
+    cells, effects = _press_effects(board)
+    return [cell for cell, effect in zip(cells, effects, strict=True)
+            if np.array_equal(effect, delta)]
 
 
 def _cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:
