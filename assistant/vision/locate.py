@@ -143,6 +143,7 @@ def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozen
 
 # Following the ring from the last place it was seen (see follow_ring).
 _MIN_FOLLOWED = 4  # diamonds on the moved ring
+_MIN_TURNED = 5  # ... on a ring turned on the floor too
 #: how far (of the spacing) a diamond may lie from where the last search placed it and the
 #: view still count as the same (ring_in_place): a search fits to 0.07 RMS
 IN_PLACE_TOLERANCE = 0.05
@@ -153,7 +154,8 @@ _FOLLOW_AREA = (0.4, 2.6)  # a diamond's area on that floor, of the drawn diamon
 _WHOLE_SOLIDITY = 0.7
 
 
-def follow_ring(frame: np.ndarray, previous: GridGeometry) -> RingFit | None:
+def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
+                turned: bool = False) -> RingFit | None:
     """Find the ring again after the camera has followed the player across the floor.
 
     The game's camera follows the player at a fixed yaw, pitch and zoom, so a step moves
@@ -163,10 +165,16 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry) -> RingFit | None:
     fewer diamonds pin it down than a fresh search needs: four, where a player on a plate
     and team-mates around leave the six of a fresh search too few. A small turn or zoom
     with the step is taken up by a homography fitted to five or more matched diamonds.
+    With ``turned``, when no shift fits, the camera may have turned about the player: a
+    yaw change turns the floor as the previous camera saw it rigidly, so a ring turned
+    and shifted on that floor is tried, from five diamonds (:func:`_turned`). The live
+    loop asks for it only when a fresh search has failed too (a fresh search of a clear
+    view reads more plates): frames after a turn at a steep camera, where bodies leave a
+    fresh search too few diamonds, were blank without it.
     The result is labelled as seen on screen, like a fresh search's. None when the
-    placement is unsure: fewer than four diamonds on the shifted ring, another shift that
-    fits nearly as many (a ring moved by one plate keeps four of its eight places), a
-    diamond in its middle.
+    placement is unsure: fewer than four diamonds on the shifted ring (five on a turned
+    one), another placement that fits nearly as many (a ring moved by one plate keeps
+    four of its eight places), a diamond in its middle.
     """
     height, width = frame.shape[:2]
     factor = 2 if max(width, height) > _HALF_RESOLUTION_ABOVE else 1
@@ -191,10 +199,40 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry) -> RingFit | None:
     if len(diamonds) < _MIN_FOLLOWED:
         return None
     spots = floor[diamonds]
+    followed = _shifted(spots)
+    if followed is None and turned:
+        followed = _turned(spots)
+    if followed is None:
+        return None
+    motion, nearest, ok = followed
+    found = int(ok.sum())
+    moved = homography @ motion
+    # five diamonds or more also fix a small turn or zoom; four fix only the motion
+    fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
+    for candidate in (fitted, moved):
+        placed = _placed(candidate, blobs, diamonds)
+        if placed is not None:
+            chosen, members = placed
+            break
+    else:
+        return None
+    if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
+        return None
+    return _labelled_fit(chosen, blobs, members)
 
+
+def _ring_matches(spots: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per place of ``ring`` (floor units): the nearest of ``spots`` and whether it lies
+    within the follow tolerance."""
+    d = np.hypot(*(spots[None, :, :] - ring[:, None, :]).transpose(2, 0, 1))
+    return d.argmin(axis=1), d.min(axis=1) <= _FOLLOW_TOLERANCE
+
+
+def _shifted(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The ring shifted on the floor (the camera followed the player at the same yaw):
+    the motion (3x3, grid to the previous floor) and the matches, or None when unsure."""
     def matches(shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        d = np.hypot(*(spots[None, :, :] - (_RING + shift)[:, None, :]).transpose(2, 0, 1))
-        return d.argmin(axis=1), d.min(axis=1) <= _FOLLOW_TOLERANCE
+        return _ring_matches(spots, _RING + shift)
 
     shifts = (spots[:, None, :] - _RING[None, :, :]).reshape(-1, 2)
     counts = np.array([matches(shift)[1].sum() for shift in shifts])
@@ -211,19 +249,84 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry) -> RingFit | None:
         return None  # another shift fits (nearly) as many diamonds: which plate is unsure
     if np.any(np.hypot(*(spots - (best + 1.0)).T) <= _FOLLOW_TOLERANCE):
         return None  # a diamond where the ring has none
-    moved = homography @ np.array([[1, 0, best[0]], [0, 1, best[1]], [0, 0, 1]], np.float64)
-    # five diamonds or more also fix a small turn or zoom; four fix only the shift
-    fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
-    for candidate in (fitted, moved):
-        placed = _placed(candidate, blobs, diamonds)
-        if placed is not None:
-            chosen, members = placed
-            break
-    else:
+    return np.array([[1, 0, best[0]], [0, 1, best[1]], [0, 0, 1]], np.float64), nearest, ok
+
+
+def _turned(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The ring turned and shifted on the floor: the camera turned about the player (a
+    yaw change turns the floor as the previous camera saw it, rigidly, about the player's
+    point), maybe while the player walked. One unknown more than a shift, so it needs
+    :data:`_MIN_TURNED` diamonds and no rival placement within one of them. Each pair of
+    diamonds as a pair of plates the same distance apart proposes one motion."""
+    n = len(spots)
+    if n < _MIN_TURNED:
         return None
-    if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
+    i, j = np.triu_indices(n, 1)
+    a, b = np.array([(p, q) for p in range(8) for q in range(8) if p != q]).T
+    seen = spots[j] - spots[i]  # (pairs, 2)
+    plan = _RING[b] - _RING[a]  # (plate pairs, 2)
+    length_seen = np.hypot(*seen.T)
+    length_plan = np.hypot(*plan.T)
+    pi, pa = np.nonzero(np.abs(length_seen[:, None] - length_plan[None, :])
+                        <= _FOLLOW_TOLERANCE)
+    if not len(pi):
         return None
-    return _labelled_fit(chosen, blobs, members)
+    angle = (np.arctan2(seen[pi, 1], seen[pi, 0]) - np.arctan2(plan[pa, 1], plan[pa, 0]))
+    cos, sin = np.cos(angle), np.sin(angle)
+    rot = np.stack([np.stack([cos, -sin], -1), np.stack([sin, cos], -1)], -2)  # (h, 2, 2)
+    mid_seen = (spots[i[pi]] + spots[j[pi]]) / 2
+    mid_plan = (_RING[a[pa]] + _RING[b[pa]]) / 2
+    shift = mid_seen - np.einsum("hij,hj->hi", rot, mid_plan)
+    placed = np.einsum("hij,pj->hpi", rot, _RING) + shift[:, None, :]  # (h, 8, 2)
+    d = np.hypot(*(placed[:, :, None, :] - spots[None, None, :, :]).transpose(3, 0, 1, 2))
+    counts = (d.min(axis=2) <= _FOLLOW_TOLERANCE).sum(axis=1)
+    best = int(np.argmax(counts))
+    motion = _rigid(rot[best], shift[best])
+    nearest, ok = _ring_matches(spots, placed[best])
+    for _ in range(2):  # the least-squares motion of the matched diamonds, then match again
+        fitted = _rigid_fit(_RING[ok], spots[nearest[ok]])
+        if fitted is None:
+            return None
+        motion = fitted
+        nearest, ok = _ring_matches(spots, _apply(motion, _RING))
+    found = int(ok.sum())
+    if found < _MIN_TURNED or len(set(nearest[ok].tolist())) < found:
+        return None
+    # another placement of the ring (its middle elsewhere, or turned otherwise than by a
+    # quarter) that fits nearly as many diamonds: which plate is which is unsure
+    middle = _apply(motion, np.array([[1.0, 1.0]]))[0]
+    turn = math.atan2(motion[1, 0], motion[0, 0])
+    middles = np.einsum("hij,j->hi", rot, np.ones(2)) + shift
+    off_middle = np.hypot(*(middles - middle).T) > 0.5
+    quarter = np.abs((angle - turn + np.pi / 4) % (np.pi / 2) - np.pi / 4) > math.radians(8)
+    rivals = counts[off_middle | quarter]
+    if len(rivals) and rivals.max() > found - 1:
+        return None
+    if np.any(np.hypot(*(spots - middle).T) <= _FOLLOW_TOLERANCE):
+        return None  # a diamond where the ring has none
+    return motion, nearest, ok
+
+
+def _rigid(rot: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    motion = np.eye(3)
+    motion[:2, :2], motion[:2, 2] = rot, shift
+    return motion
+
+
+def _apply(motion: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return points @ motion[:2, :2].T + motion[:2, 2]
+
+
+def _rigid_fit(src: np.ndarray, dst: np.ndarray) -> np.ndarray | None:
+    """The turn and shift taking ``src`` nearest ``dst`` (least squares, no mirror)."""
+    if len(src) < 2:
+        return None
+    cs, cd = src.mean(axis=0), dst.mean(axis=0)
+    u, _s, vt = np.linalg.svd((src - cs).T @ (dst - cd))
+    rot = (u @ vt).T
+    if np.linalg.det(rot) < 0:
+        return None
+    return _rigid(rot, cd - rot @ cs)
 
 
 def whole_diamonds(
