@@ -26,7 +26,10 @@ apart (further apart, a smooth turn may have passed 45°). Steps are the player'
 entering a plate: when the live loop knows where the camera keeps the player on screen
 (``anchors``: the floor point under that spot in both readings, the spot learnt from
 plates the player stood on) and that floor point has not moved through the smooth turn,
-the player stood still and no step (nor a snap that would move it) is allowed. A
+the player stood still and no step (nor a snap that would move it) is allowed. The camera
+keeps the player in view, so a step between frames a moment apart was onto a plate in the
+picture (a low, close camera leaves a whole row of three out) and, once the spot is learnt,
+near the player (``player``). A
 team-mate who walks onto a plate breaks this model: a change of a plate in view then has
 no explanation, the history is dropped and the frame alone decides (only a step whose
 three plates are all hidden would go unseen). Within that model the true board is always
@@ -62,6 +65,7 @@ __all__ = [
     "MISSED_FRAMES_PER_STEP",
     "SECONDS_PER_STEP",
     "STANDING_RADIUS",
+    "STEP_REACH",
     "STILL_TOLERANCE",
     "BoardHistory",
     "Inference",
@@ -102,6 +106,11 @@ WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
 #: plate spacing or more from every one, and the spot is learnt to about 0.2 at a steep
 #: camera.
 STANDING_RADIUS = 0.25
+#: A step taken a moment ago (one step between readings a frame apart) was onto a plate
+#: within this of the floor under the player's spot (grid units): the plate toggles on the
+#: game tick the player enters it, when the body may still be two tiles (a tick's run)
+#: short of it, plus the spot's own error (about 0.2 at a steep camera).
+STEP_REACH = 1.25
 #: A snap of the camera lands it looking exactly along the room's axes (the compass's
 #: "Look North / East / South / West"; the game has no roll), so the floor's axes then run
 #: across the screen: a view whose floor direction across the screen is further than this
@@ -247,6 +256,7 @@ class BoardHistory:
     def update(self, reading: Reading, seconds: float | None = None,
                landmark: tuple[int, int] | None = None,
                anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
+               player: tuple[float, float] | None = None,
                ) -> Inference | None:
         """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
         abstains. ``seconds`` since the last reading that did not abstain bound the steps
@@ -267,7 +277,12 @@ class BoardHistory:
         and no other snap (:meth:`_still_turns`). When the point it stands still on is a
         cell's centre, the player stands on that cell, so the last step was onto it (the
         player entered it and has not left it): boards whose last step was another cell
-        are dropped (not when that would drop them all, which this model cannot explain)."""
+        are dropped (not when that would drop them all, which this model cannot explain).
+
+        ``player``: the grid point under the spot where the camera keeps the player, in
+        this reading's labels, once that spot is learnt. A step of this transition (one
+        step, readings a moment apart) was onto a cell within :data:`STEP_REACH` of it;
+        without it, onto a cell in the picture (:meth:`_reachable`)."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -290,7 +305,8 @@ class BoardHistory:
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
-            reached = self._reachable(completions, turn, steps, landmark, snaps, snap_steps)
+            reached = self._reachable(completions, turn, steps, landmark, snaps, snap_steps,
+                                      _out_of_reach(completions[0], reading, player))
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}
@@ -353,6 +369,7 @@ class BoardHistory:
         landmark: tuple[int, int] | None = None,
         snaps: frozenset[int] | None = None,
         snap_steps: int | None = None,
+        out_of_reach: frozenset = frozenset(),
     ) -> dict[Board, frozenset]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
@@ -363,7 +380,10 @@ class BoardHistory:
 
         Each completion kept comes with the cells its last step may have been onto, in
         this reading's labels: kept from the board it was reached from without a step,
-        the cell stepped on when one step explains it, not known (None) past one step."""
+        the cell stepped on when one step explains it, not known (None) past one step.
+
+        ``out_of_reach``: cells no single step of this transition was onto, when it allows
+        one step (:func:`_out_of_reach`); with more time between, they are not used."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return {}  # too many unseen steps: anything is possible, the frame decides
@@ -394,20 +414,23 @@ class BoardHistory:
                     continue
                 delta = (flat - turned.states[turned.present].astype(np.int64)) % candidate.k
                 if np.any(np.all(allowed == delta[None, :], axis=1)):
-                    last |= self._last_steps_after(candidate, delta, before, turn, n)
+                    last |= self._last_steps_after(candidate, delta, before, turn, n,
+                                                   out_of_reach)
             if last:
                 kept[candidate] = frozenset(last)
         return kept
 
     def _last_steps_after(self, candidate: Board, delta: np.ndarray, before: Board,
-                          turn: int, steps: int) -> set:
+                          turn: int, steps: int, out_of_reach: frozenset = frozenset()) -> set:
         """The cells the last step may have been onto, for ``candidate`` reached from
-        ``before`` (turned ``turn`` quarters) by ``delta`` within ``steps`` steps."""
+        ``before`` (turned ``turn`` quarters) by ``delta`` within ``steps`` steps; empty
+        when no step the player can have taken explains it (one step of a transition a
+        moment long onto a cell out of view, :meth:`_reachable`)."""
         if not delta.any():  # no step: the last one is the board before's, relabelled
             return {None if cell is None else turn_cell(cell, before.shape, turn)
                     for cell in self._belief[before]}
         if steps == 1:
-            return set(_stepped_cells(candidate, delta))
+            return set(_stepped_cells(candidate, delta)) - out_of_reach
         return {None}
 
     def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
@@ -479,6 +502,21 @@ def _stepped_cells(board: Board, delta: np.ndarray) -> list[tuple[int, int]]:
     cells, effects = _press_effects(board)
     return [cell for cell, effect in zip(cells, effects, strict=True)
             if np.array_equal(effect, delta)]
+
+
+def _out_of_reach(board: Board, reading: Reading,
+                  player: tuple[float, float] | None) -> frozenset:
+    """The cells a step taken a moment ago cannot have been onto: the player entered that
+    plate a tenth of a second ago and the camera keeps the player in the middle of its
+    view, so it is in the picture (``reading.outside`` are not; a low, close camera leaves
+    a whole row of three out), and, once the spot is learnt (``player``: the grid point
+    under it), within :data:`STEP_REACH` of the player."""
+    far = set(reading.outside)
+    if player is not None:
+        x, y = player
+        far.update((int(r), int(c)) for r, c in np.argwhere(board.present)
+                   if math.hypot(x - c, y - r) > STEP_REACH)
+    return frozenset(far)
 
 
 def _cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:

@@ -524,7 +524,8 @@ class LiveLoop:
         self._note_view(view)
         self._learn_spot(reading, view, area, offset)
         inference = self.history.update(reading, since, self._statue_seen(reading, view),
-                                        self._player_anchors(reading, view, area, offset))
+                                        self._player_anchors(reading, view, area, offset),
+                                        self._player_point(reading, view, area, offset))
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
@@ -737,6 +738,18 @@ class LiveLoop:
             return float(x), float(y)
 
         return under_spot(before), under_spot((geometry, offset))
+
+    def _player_point(self, reading: Reading, view: np.ndarray | None, area: Rect,
+                      offset: tuple[int, int]) -> tuple[float, float] | None:
+        """The grid point under the spot where the camera keeps the player, in this
+        reading's labels, once the spot is trusted (None before, and without a ring read):
+        a step a moment ago was near it (:data:`assistant.inference.STEP_REACH`)."""
+        spot = self._spot(area)
+        if view is None or spot is None or not self._spot_trusted:
+            return None
+        x, y = reading.geometry.to_grid(np.array([[spot[0] - offset[0],
+                                                   spot[1] - offset[1]]]))[0]
+        return float(x), float(y)
 
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""

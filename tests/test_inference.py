@@ -37,9 +37,10 @@ def geometry(angle_deg: float = 0.0, size: int = 3) -> GridGeometry:
     return GridGeometry(size, size, h)
 
 
-def reading_of(board: Board, hidden=(), angle_deg: float = 0.0) -> Reading:
-    """The reading the reader would give of ``board`` with ``hidden`` cells covered."""
-    hidden = tuple(sorted(hidden))
+def reading_of(board: Board, hidden=(), angle_deg: float = 0.0, outside=()) -> Reading:
+    """The reading the reader would give of ``board`` with ``hidden`` cells covered and
+    ``outside`` cells past the picture's edge (hidden too)."""
+    hidden = tuple(sorted({*hidden, *outside}))
     states = np.array(board.states)
     for cell in hidden:
         states[cell] = 0
@@ -52,7 +53,7 @@ def reading_of(board: Board, hidden=(), angle_deg: float = 0.0) -> Reading:
     )
     return Reading(True, False, None, None if hidden else board, tiles, None,
                    geometry(angle_deg, board.rows), "auto", "contrast", hidden=hidden,
-                   partial=partial if hidden else None)
+                   partial=partial if hidden else None, outside=tuple(sorted(outside)))
 
 
 def abstaining() -> Reading:
@@ -524,3 +525,95 @@ def test_turn_cell_relabels_as_turn_board_does():
             states[r, c] = 1
             turned = turn_board(board.with_states(states), turns)
             assert turned.states[turn_cell((r, c), (2, 3), turns)] == 1
+
+
+def _trio(plate: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """A plate and its two ring neighbours: what one step onto it toggles."""
+    return (plate, *_ring_neighbours(plate))
+
+
+@pytest.mark.parametrize("angle", [0.0, 12.0])
+def test_a_step_a_moment_ago_was_not_onto_a_plate_out_of_view(angle) -> None:
+    """The camera keeps the player in the middle of its view, so a plate entered a tenth
+    of a second ago is in view: with a plate and both its ring neighbours past the
+    picture's edge and nothing in view changed, the player walked without a step (all
+    256 boards x 8 such trios; along the room's axes a snap of the camera with no step
+    may still explain the frame); with time enough to walk away since, both stay
+    possible."""
+    for board in all_toa_boards():
+        snapped = {turn_board(board, turns) for turns in range(4)}
+        for plate in TOA_PLATES:
+            history = BoardHistory()
+            history.update(reading_of(board, angle_deg=angle), 0.1)
+            inference = history.update(
+                reading_of(board, angle_deg=angle, outside=_trio(plate)), 0.1)
+            assert board in inference.candidates
+            stepped = board.press(*plate)
+            assert stepped in snapped or stepped not in inference.candidates
+            if angle:
+                assert inference.board == board, (board.format(), plate)
+    board = toa_board("100/0#0/110")
+    history = BoardHistory()
+    history.update(reading_of(board, angle_deg=12.0), 0.1)
+    later = history.update(reading_of(board, angle_deg=12.0, outside=_trio((0, 1))), 0.7)
+    assert set(later.candidates) >= {board, board.press(0, 1)}
+
+
+def test_a_step_onto_a_plate_in_view_is_kept_with_others_out_of_view() -> None:
+    """Every step onto a plate in view (the stepper hiding it) with another plate's trio
+    past the edge: the truth is always kept, and a certain board is the true one."""
+    for board in all_toa_boards()[::3]:
+        for plate in TOA_PLATES:
+            after = board.press(*plate)
+            for other in TOA_PLATES:
+                outside = tuple(cell for cell in _trio(other) if cell != plate)
+                history = BoardHistory()
+                history.update(reading_of(board), 0.1)
+                inference = history.update(reading_of(after, [plate], outside=outside), 0.1)
+                assert after in inference.candidates, (board.format(), plate, other)
+                assert inference.board in (None, after)
+
+
+@pytest.mark.parametrize("angle", [0.0, 12.0])
+def test_a_step_a_moment_ago_was_onto_a_plate_near_the_player(angle) -> None:
+    """Once the spot is learnt, the grid point under it is where the player is: a plate
+    entered a tenth of a second ago is within STEP_REACH of it (the body lags the toggle
+    by up to a tick's run, two tiles). With a plate's trio hidden and nothing in view
+    changed, a player far from it walked without a step; near it, both stay possible
+    (all 256 boards x 8 trios)."""
+    for board in all_toa_boards():
+        snapped = {turn_board(board, turns) for turns in range(4)}
+        for plate in TOA_PLATES:
+            r, c = plate
+            stepped = board.press(*plate)
+            far = (2.0 - c + 0.3, 2.0 - r + 0.3)  # beyond the opposite side of the ring
+            near = (c + 0.9, float(r)) if c < 2 else (c - 0.9, float(r))  # two tiles off
+            for player, ruled_out in ((far, True), (near, False)):
+                history = BoardHistory()
+                history.update(reading_of(board, angle_deg=angle), 0.1)
+                inference = history.update(
+                    reading_of(board, _trio(plate), angle_deg=angle), 0.1, player=player)
+                assert board in inference.candidates
+                if stepped in snapped:
+                    continue
+                assert (stepped not in inference.candidates) == ruled_out, (
+                    board.format(), plate, player)
+                if angle and ruled_out:
+                    assert inference.board == board
+
+
+def test_a_step_with_the_body_two_tiles_short_of_the_plate_is_kept() -> None:
+    """The plate toggles on the tick the player enters it, the body up to two tiles (a
+    grid unit) short of it on screen: every step onto a hidden plate, with the player
+    point a grid unit short of it in each direction, keeps the truth."""
+    for board in all_toa_boards()[::2]:
+        for plate in TOA_PLATES:
+            after = board.press(*plate)
+            r, c = plate
+            for dx, dy in ((1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.7, 0.7)):
+                history = BoardHistory()
+                history.update(reading_of(board), 0.1)
+                inference = history.update(reading_of(after, [plate]), 0.1,
+                                           player=(c + dx, r + dy))
+                assert after in inference.candidates, (board.format(), plate, dx, dy)
+                assert inference.board in (None, after)
