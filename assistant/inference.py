@@ -233,15 +233,18 @@ class BoardHistory:
         # every board the session could be showing, with the cells its last step may have
         # been onto (None: not known, as for a board the frame alone decided)
         self._belief: dict[Board, frozenset] = {}
+        # per board of the belief, the sides of the grid the landmark may be on, in its
+        # labels (None: not known): seen in an earlier reading, carried through the turns
+        # of the labels that explain the boards since
+        self._sides: dict[Board, frozenset] = {}
         self._geometry: GridGeometry | None = None
-        self._landmark: tuple[int, int] | None = None
         self._missed = 0
 
     def reset(self) -> None:
         """Forget the session (the puzzle left the view, another window was chosen)."""
         self._belief = {}
+        self._sides = {}
         self._geometry = None
-        self._landmark = None
         self._missed = 0
 
     @property
@@ -266,10 +269,11 @@ class BoardHistory:
         ``landmark``: the side of the grid (an outward direction (dx, dy), in this
         reading's labels) on which a fixed feature of the room stands, when the frame
         shows it (the ToA room's statue, :func:`assistant.vision.statue.statue_side`).
-        Seen in this reading and the one before, it tells the quarter turns of the labels
-        between them, a snap's as well as a smooth turn's: the ring alone cannot, so a
-        step onto a plate whose new board is a quarter turn of the old one would otherwise
-        stay undecided.
+        Seen in this reading and an earlier one, it tells the quarter turns of the labels
+        between them, a snap's as well as a smooth turn's (the side seen earlier is kept
+        per board of the belief, turned as each explanation since turned the labels): the
+        ring alone cannot, so a step onto a plate whose new board is a quarter turn of the
+        old one would otherwise stay undecided.
 
         ``anchors``: the grid point under the spot where the camera keeps the player, in
         the last reading's labels and in this one's. When it has not moved (through the
@@ -292,6 +296,7 @@ class BoardHistory:
         else:
             steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
         reached: dict[Board, frozenset] = {}
+        sides: dict[Board, frozenset] = {}
         if self._belief and self._compatible(completions[0]):
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
@@ -305,8 +310,9 @@ class BoardHistory:
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
-            reached = self._reachable(completions, turn, steps, landmark, snaps, snap_steps,
-                                      _out_of_reach(completions[0], reading, player))
+            reached, sides = self._reachable(
+                completions, turn, steps, landmark, snaps, snap_steps,
+                _out_of_reach(completions[0], reading, player))
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}
@@ -314,9 +320,10 @@ class BoardHistory:
         # no history, or none that explains this frame: the frame alone decides
         if not reached:
             reached = {board: frozenset({None}) for board in completions}
+            sides = {board: frozenset({landmark}) for board in completions}
         self._belief = reached
+        self._sides = {board: sides[board] for board in reached}
         self._geometry = reading.geometry
-        self._landmark = landmark
         self._missed = 0
         return self._inference(reading)
 
@@ -370,13 +377,17 @@ class BoardHistory:
         snaps: frozenset[int] | None = None,
         snap_steps: int | None = None,
         out_of_reach: frozenset = frozenset(),
-    ) -> dict[Board, frozenset]:
+    ) -> tuple[dict[Board, frozenset], dict[Board, frozenset]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
-        missed frames. When the landmark was seen by the last reading and this one, only
-        the turn that carries it from the one side to the other is possible, smooth or
-        snapped. ``snaps``: the snaps still possible (None: any); ``snap_steps``: the
-        steps a snap may come with (default: those of the time beyond one frame).
+        missed frames. When the landmark is seen by this reading and was by an earlier
+        one, only the turns that carry it from the side it had on a board of the belief
+        (carried through the turns that explained that board since) to the side seen now
+        explain a completion from that board, smooth or snapped (the statue seen two
+        frames ago, hidden by a team-mate in the last, still tells a snap from a step).
+        ``snaps``: the snaps still possible (None: any); ``snap_steps``: the steps a snap
+        may come with (default: those of the time beyond one frame). Returns the
+        completions kept and, per completion, the landmark's possible sides.
 
         Each completion kept comes with the cells its last step may have been onto, in
         this reading's labels: kept from the board it was reached from without a step,
@@ -386,7 +397,7 @@ class BoardHistory:
         one step (:func:`_out_of_reach`); with more time between, they are not used."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
-            return {}  # too many unseen steps: anything is possible, the frame decides
+            return {}, {}  # too many unseen steps: anything is possible, the frame decides
         if snap_steps is None:
             snap_steps = steps - self.max_steps
         snap_deltas = self._step_deltas(completions[0], snap_steps)
@@ -397,28 +408,41 @@ class BoardHistory:
             # behind it, and which plate that is changes with the view)
             turns += [(t, snap_deltas, snap_steps) for t in range(4)
                       if t != smooth_turn and (snaps is None or t in snaps)]
-            if landmark is not None and self._landmark is not None:
-                turns = [(t, allowed, n) for t, allowed, n in turns
-                         if turn_side(self._landmark, t) == landmark]
-        # the belief turned as each explanation turns it: once, not per completion
-        explanations = [(turn_board(before, turn), before, turn, allowed, n)
-                        for turn, allowed, n in turns if allowed is not None
-                        for before in self._belief]
+        # the belief turned as each explanation turns it: once, not per completion; the
+        # landmark's sides carried with it
+        explanations = []
+        for turn, allowed, n in turns:
+            if allowed is None:
+                continue
+            for before in self._belief:
+                carried = frozenset(None if side is None else turn_side(side, turn)
+                                    for side in self._sides.get(before, {None}))
+                if landmark is not None and None not in carried and landmark not in carried:
+                    continue  # this turn takes the landmark elsewhere than it is seen
+                explanations.append((turn_board(before, turn), before, turn, allowed, n,
+                                     carried))
         kept: dict[Board, frozenset] = {}
+        sides: dict[Board, frozenset] = {}
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
             last: set = set()
-            for turned, before, turn, allowed, n in explanations:
+            seen: set = set()
+            for turned, before, turn, allowed, n, carried in explanations:
                 if turned.shape != candidate.shape or not np.array_equal(
                         turned.present, candidate.present):
                     continue
                 delta = (flat - turned.states[turned.present].astype(np.int64)) % candidate.k
                 if np.any(np.all(allowed == delta[None, :], axis=1)):
-                    last |= self._last_steps_after(candidate, delta, before, turn, n,
+                    after = self._last_steps_after(candidate, delta, before, turn, n,
                                                    out_of_reach)
+                    if after:
+                        last |= after
+                        seen |= carried
             if last:
                 kept[candidate] = frozenset(last)
-        return kept
+                sides[candidate] = frozenset({landmark}) if landmark is not None \
+                    else frozenset(seen)
+        return kept, sides
 
     def _last_steps_after(self, candidate: Board, delta: np.ndarray, before: Board,
                           turn: int, steps: int, out_of_reach: frozenset = frozenset()) -> set:

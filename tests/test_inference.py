@@ -617,3 +617,37 @@ def test_a_step_with_the_body_two_tiles_short_of_the_plate_is_kept() -> None:
                                            player=(c + dx, r + dy))
                 assert after in inference.candidates, (board.format(), plate, dx, dy)
                 assert inference.board in (None, after)
+
+
+def test_the_statue_seen_before_a_frame_without_it_still_decides_a_step():
+    """The statue seen, then hidden for a frame (a team-mate in front of it), then seen on
+    the same side as the player steps: the side is kept per board through the frame
+    without it, so every step a snap could also explain is decided, and right."""
+    for board in all_toa_boards():
+        for plate in TOA_PLATES:
+            after = board.press(*plate)
+            history = BoardHistory()
+            history.update(reading_of(board), 0.1, landmark=STATUE)
+            history.update(reading_of(board), 0.1, landmark=None)
+            inference = history.update(reading_of(after, [plate]), 0.1, landmark=STATUE)
+            assert inference.board == after, (board.format(), plate)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_snap_while_the_statue_was_hidden_keeps_the_truth(turns):
+    """The statue seen, the camera snapped in a frame that did not show it, then seen on
+    the side the snap carried it to as the player steps: the truth is always kept and a
+    certain board is the true one."""
+    from assistant.inference import turn_side
+
+    for board in all_toa_boards()[::4]:
+        turned = turn_board(board, turns)
+        for plate in TOA_PLATES:
+            after = turned.press(*plate)
+            history = BoardHistory()
+            history.update(reading_of(board), 0.1, landmark=STATUE)
+            history.update(reading_of(turned), 0.1, landmark=None)
+            inference = history.update(reading_of(after, [plate]), 0.1,
+                                       landmark=turn_side(STATUE, turns))
+            assert after in inference.candidates, (board.format(), plate)
+            assert inference.board in (None, after)
