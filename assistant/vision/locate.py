@@ -52,12 +52,27 @@ _EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median
 # ... but for this many of them: team-mates stand there, and a small, steep view puts
 # some of the points on the dark joints between tiles
 _UNEVEN_FLOOR_POINTS = 4
+# ... or for fewer, when the frames leave no doubt: a steep camera shows standing bodies
+# over much of the floor between the plates (the player waiting at the way in and a
+# team-mate in the middle cover half the points), yet purple frames on three sides or
+# more around seven of the eight places are no textured background's lattice
+_EVEN_FLOOR_POINTS_BESIDE_FRAMES = 4
+_FRAMED_PLATES_BESIDE_BODIES = 7
 _HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
 # The game's camera tilts to 68° from straight down: the floor's far axis shrinks to
 # cos 68° = 0.37 of the near one, and perspective makes near diamonds up to ~3x the area
 # of far ones. Lattice directions and blob sizes are compared within these bounds.
 _MIN_AXIS_RATIO = 0.33
 _SIZE_SPREAD = 3.3
+# A diamond's box is at most this many times as long as it is wide ...
+_COMPACT_ELONGATION = 3.2
+# ... except the farthest diamonds of such a view, seen along grazing rays at its top:
+# boxes 3.3 times as wide as high were measured on drawn rooms at 68°. Such a blob is
+# taken when flat (a camera without roll squeezes the floor along the screen's y) and
+# convex (the click arrow lying on the floor is as flat, but not convex); a longer one
+# is a stroke or a line
+_MAX_ELONGATION = 4.5
+_SQUEEZED_SOLIDITY = 0.7  # far diamonds measured 0.79-0.87, the arrow 0.47-0.5
 # The game's camera never rolls: a circle on the floor images as an ellipse whose axes are
 # the screen's (stretched modes scale x and y, which keeps that). Measured as the
 # correlation term of J Jᵀ at the ring's centre (J the homography's Jacobian): at most
@@ -520,7 +535,8 @@ def _diamond_blob(
     area = max(m["m00"], 0.0) + 0.5 * cv2.arcLength(contour, True)  # pixel count
     if not min_area <= area <= max_area:
         return None
-    if area < 0.3 * box or max(w, h) > 3.2 * min(w, h):
+    elongation = max(w, h) / max(min(w, h), 1)
+    if area < 0.3 * box or elongation > _MAX_ELONGATION:
         return None  # not compact: text strokes, lines, rings
     if m["m00"] <= 0 or hole_area > 0.2 * m["m00"]:
         return None  # a ring (an overlay mark around a plate), not a diamond
@@ -528,7 +544,10 @@ def _diamond_blob(
     if mask[min(int(cy + 0.5), mask.shape[0] - 1), min(int(cx + 0.5), mask.shape[1] - 1)] == 0:
         return None  # hollow: an overlay ring or a letter, not a diamond
     hull = cv2.contourArea(cv2.convexHull(contour))
-    return cx, cy, area, float(m["m00"] / hull) if hull > 0 else 1.0
+    solidity = float(m["m00"] / hull) if hull > 0 else 1.0
+    if elongation > _COMPACT_ELONGATION and (h > w or solidity < _SQUEEZED_SOLIDITY):
+        return None  # a squeezed diamond is flat (the camera never rolls) and convex
+    return cx, cy, area, solidity
 
 
 # A gold blob that is no diamond may be one joined to a figure's brown or ochre clothes
@@ -851,12 +870,20 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     even = np.abs(floor_luma - np.median(floor_luma)) <= _EVEN_FLOOR * max(
         float(np.median(floor_luma)), 1.0
     )
-    if int(even.sum()) < len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS:
-        return False  # between real plates lies an even floor, not a textured background
-    floor = float(np.median(_purpleness(floor_bgr)))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
     frame_bgr = _sample(bgr, homography, per_plate)
     frames = _side_purpleness(frame_bgr)
+    if int(even.sum()) < len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS:
+        # between real plates lies an even floor, not a textured background, unless
+        # bodies stand on it: then only frames on nearly every plate will do, measured
+        # against the most purple quarter of what covers the floor (a body's clothes
+        # must not lower the bar)
+        if int(_largest_even_cluster(floor_luma)) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
+            return False
+        strict = float(np.percentile(_purpleness(floor_bgr), 75))
+        sides = np.sum(np.median(frames, axis=2) - strict >= _PURPLE_MARGIN, axis=1)
+        return int(np.sum(sides >= 3)) >= _FRAMED_PLATES_BESIDE_BODIES
+    floor = float(np.median(_purpleness(floor_bgr)))
     purple_sides = np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
     if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
         return True
@@ -869,6 +896,14 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     darker = frame_luma <= float(np.median(floor_luma)) * (1 - _DARKER_FRAME)
     purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor - 2 * _PURPLE_MARGIN
     return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
+
+
+def _largest_even_cluster(luma: np.ndarray) -> int:
+    """The most floor points whose brightness is within :data:`_EVEN_FLOOR` of one of
+    them: the floor's own tiles, whatever stands on the others."""
+    tolerance = _EVEN_FLOOR * np.maximum(luma, 1.0)
+    return int(np.max(np.sum(np.abs(luma[None, :] - luma[:, None]) <= tolerance[:, None],
+                             axis=1)))
 
 
 def _middle_is_framed(bgr: np.ndarray, homography: np.ndarray) -> bool:
