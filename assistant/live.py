@@ -291,7 +291,7 @@ class LiveReader:
         reading = self._tracked_read(frame, offset)
         # a changed board or hidden set: a step, or the camera moved under the old corners
         if reading.abstain or reading.board_text != self._last_board:
-            return self._locate(grab_all())
+            return self._locate_or_keep(frame, offset, reading, grab_all)
         if self._since_locate >= RELOCATE_EVERY:
             # now and then: has the camera crept away under the corners with the board
             # read the same? The diamonds seen are checked where the corners place them,
@@ -312,6 +312,33 @@ class LiveReader:
                 return self._locate(grab_all())
             self._last_board = reading.board_text
         return reading, offset
+
+    def _locate_or_keep(
+        self, frame: np.ndarray, offset: tuple[int, int], tracked: Reading,
+        grab_all: Callable[[], np.ndarray],
+    ) -> tuple[Reading, tuple[int, int]]:
+        """Search again after a tracked read that abstained or read something new; when
+        the search finds nothing but the tracked read did, and every plate it read shows
+        its diamond where the corners place it, the view has not moved: the tracked
+        reading stands, at the same corners.
+
+        Why: a team-mate walking over the plates of a still view can cover one plate more
+        than a search may leave hidden on the diamonds it has left (a ring fitted to six
+        hides at most three), while the corners, placed when fewer were covered, still
+        place every plate; the frames went blank until the team-mate moved on. A camera
+        that moved fails the check (its diamonds are off their old places), and a plate
+        the old corners put on the plain floor makes the tracked read abstain."""
+        corners, set_aside, recheck = self._corners, self._set_aside, self._recheck
+        located, at = self._locate(grab_all())
+        if not located.abstain or tracked.abstain or tracked.geometry is None:
+            return located, at
+        seen = tuple((tile.row, tile.col) for tile in tracked.tiles if not tile.hidden)
+        if not ring_in_place(frame, tracked.geometry, seen):
+            return located, at
+        self._corners, self._set_aside, self._recheck = corners, set_aside, recheck
+        self._last_board = tracked.board_text
+        self.frame_read = frame
+        return tracked, offset
 
     def _freed(self, frame: np.ndarray, reading: Reading) -> tuple[tuple[int, int], ...]:
         """The set-aside plates that show a whole diamond in this tracked frame (each is

@@ -458,3 +458,71 @@ def test_a_diamond_hollowed_by_the_legs_over_it_is_not_whole() -> None:
     assert 0 in by_plate and by_plate[0] is False
     others = [c for c in cells if c not in asked]
     assert sum(whole_diamonds(frame.scene.frame, fit.geometry, (c,))[0] for c in others) >= 4
+
+
+def _failing_search(reader: LiveReader, monkeypatch) -> None:
+    """Every search of the whole window from now on finds nothing (as when bodies leave
+    it too few diamonds): what the reader returns is its tracked read or nothing."""
+    from assistant.vision.reader import NOT_IN_VIEW, Reading
+
+    def nothing(frame):
+        reader.relocations += 1
+        reader._corners = None
+        return Reading(False, True, NOT_IN_VIEW, None, (), None, None, "auto"), (0, 0)
+
+    monkeypatch.setattr(reader, "_locate", nothing)
+
+
+@pytest.mark.parametrize(("pan", "kept"), [(0.0, True), (0.06, False)])
+def test_a_tracked_read_stands_when_the_search_fails_only_in_a_still_view(
+        monkeypatch, pan, kept) -> None:
+    """A team-mate steps onto a second plate: the read at the corners hides one plate more,
+    so the reader searches again. When that search finds nothing, the tracked read stands
+    if the view is still (every plate it reads shows its diamond in place); a camera that
+    panned by 0.06 of a plate, which the tracked read alone does not notice, is not
+    read."""
+    reader = LiveReader()
+    scene = room(plate_xy(4), yaw=20, pitch=40, spacing=90, figures=standing([4], seed=3))
+    for _ in range(2):
+        reading, _ = feed(reader, scene.frame)
+        assert not reading.abstain, reading.reason
+    x, y = plate_xy(4)
+    after = room((x + pan, y), yaw=20, pitch=40, spacing=90,
+                 figures=standing([4], seed=3) + standing([0], seed=5))
+    _failing_search(reader, monkeypatch)
+    searches = reader.relocations
+    reading, (left, top) = feed(reader, after.frame)
+    assert reader.relocations == searches + 1  # it did search
+    assert reading.abstain is not kept
+    if kept:
+        assert len(reading.hidden) == 2  # the player's plate and the team-mate's
+        for tile in reading.tiles:
+            d = np.hypot(*(after.plate_centres - (tile.centre[0] + left,
+                                                  tile.centre[1] + top)).T)
+            assert d.min() < 5
+            if not tile.hidden:
+                assert bool(tile.lit) == bool(after.lit[int(d.argmin())])
+        # the next frame of the same view is read at the same corners, no search
+        reading, _ = feed(reader, after.frame)
+        assert not reading.abstain and reader.relocations == searches + 1
+
+
+def test_a_still_steep_view_stays_read_while_a_team_mate_covers_one_plate_too_many():
+    """A walk-through at 57° of pitch: after the player's step onto a corner plate, the
+    idle frames show one more plate partly covered, four in all; a search may hide three
+    on the six diamonds it has left and finds nothing, the read at the corners does."""
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 31, source="synthetic", pitch_range=(55.0, 68.0))
+    reader = LiveReader()
+    for index, frame in enumerate(walk[:13]):
+        reading, (left, top) = feed(reader, frame.scene.frame)
+        if index in (11, 12):
+            assert not reading.abstain, reading.reason
+            assert len(reading.hidden) == 4
+            for tile in reading.tiles:
+                d = np.hypot(*(frame.scene.plate_centres - (tile.centre[0] + left,
+                                                            tile.centre[1] + top)).T)
+                assert d.min() < 5
+                if not tile.hidden:
+                    assert bool(tile.lit) == bool(frame.scene.lit[int(d.argmin())])
