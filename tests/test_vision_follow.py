@@ -526,3 +526,21 @@ def test_a_still_steep_view_stays_read_while_a_team_mate_covers_one_plate_too_ma
                 assert d.min() < 5
                 if not tile.hidden:
                     assert bool(tile.lit) == bool(frame.scene.lit[int(d.argmin())])
+
+
+@pytest.mark.parametrize(("yaw", "pitch"), [(0, 0), (0, 35), (90, 50)])
+def test_corners_kept_from_a_view_panned_by_a_plate_are_not_read(yaw, pitch) -> None:
+    """The camera moved one plate along a row under corners kept from the view before:
+    five old places still show diamonds (the wrong ones) and four show the plain floor,
+    few enough to pass as hidden plates. The floor there is no covered plate: the read
+    abstains instead of reading a board shifted by a column."""
+    from assistant.profile import toa_default_profile
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, NOT_IN_VIEW
+
+    before = room((1.0, 1.0), yaw=yaw, pitch=pitch, spacing=80)
+    fit, why = locate_ring(before.frame)
+    assert fit is not None, why
+    after = room((2.0, 1.0), yaw=yaw, pitch=pitch, spacing=80)
+    kept = toa_default_profile().with_corners(fit.geometry.corners())
+    reading = read_frame(after.frame, kept, max_hidden=MAX_HIDDEN_IN_SESSION, set_aside=())
+    assert reading.abstain and reading.reason == NOT_IN_VIEW

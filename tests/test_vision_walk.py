@@ -222,3 +222,15 @@ def test_bodies_over_the_floor_between_the_plates_do_not_hide_the_ring():
     assert frame.event == "start" and len(frame.figures) == 3
     read, _hidden = _no_plate_misread(frame)
     assert read >= 5
+
+
+def test_a_grey_cape_over_a_plate_behind_a_body_is_not_the_plain_floor():
+    """At 62° of pitch the player walking past the ring hides the plate behind the body
+    with a grey cape, much the floor's colour. Placed on the seven other diamonds, the
+    ring is the ring: that plate is hidden, not a sign of a lattice off the plates."""
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 18, source="synthetic", **STEEP)[4]
+    assert frame.event == "walking" and frame.hidden == (3,)
+    read, hidden = _no_plate_misread(frame)
+    assert (read, hidden) == (7, 1)

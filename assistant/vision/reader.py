@@ -296,7 +296,8 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             "auto",
         )
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=_hidden_allowed(max_hidden, unmatched))
+                       max_hidden=_hidden_allowed(max_hidden, unmatched),
+                       placed_surely=len(unmatched) <= 1)
 
 
 def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
@@ -332,7 +333,8 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=_hidden_allowed(MAX_HIDDEN_IN_SESSION, unmatched))
+                       max_hidden=_hidden_allowed(MAX_HIDDEN_IN_SESSION, unmatched),
+                       placed_surely=len(unmatched) <= 1)
 
 
 def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
@@ -394,7 +396,10 @@ def _read_cells(
     mode: str,
     unmatched: tuple[tuple[int, int], ...],
     max_hidden: int = MAX_HIDDEN,
+    placed_surely: bool = False,
 ) -> Reading:
+    """``placed_surely``: the grid was just placed on seven diamonds or more, so a covered
+    plate is not checked for the plain floor (see below)."""
     cells = grid.cells
     points = geometry.sample_points(cells, SAMPLE_OFFSETS)
     centres = geometry.to_image(np.array([(c, r) for r, c in cells], np.float64))
@@ -499,9 +504,13 @@ def _read_cells(
         hidden.append(doubtful[0])
 
     covered = [cells[i] for i in hidden if i not in outside]
-    if covered and look is Look.TOA_PLATE and _plain_floor(bgr, geometry, covered):
+    if (covered and look is Look.TOA_PLATE and not placed_surely
+            and _plain_floor(bgr, geometry, covered)):
         # six diamonds can be fitted by a lattice that is not the ring; its other two places
         # then show the floor between plates, where a covered plate shows what covers it
+        # (and corners kept from an earlier frame put a plate on the floor when the view
+        # has moved). Seven diamonds place the ring itself: a grey cape over a plate
+        # behind a body, at a steep camera, looks like the floor and is not
         return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
     lit = np.full(len(cells), -1, np.int64)
     confidence = np.zeros(len(cells))
