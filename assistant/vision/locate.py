@@ -130,8 +130,26 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
     if not accepted:
         return None, "not-found"
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
-        return None, "several"
+        framed = [_framed_plates(bgr, fit) for _score, fit, _members in accepted[:2]]
+        best = int(np.argmax(framed))
+        if framed[best] < _FRAMED_TO_PREFER or framed[best] - framed[1 - best] < _FRAMED_LEAD:
+            return None, "several"
+        return accepted[best][1], None
     return accepted[0][1], None
+
+
+# Two rings that fit their diamonds alike: one is preferred when at least five of its
+# places show purple on three sides or more and the other's show three fewer. Through
+# six diamonds with bodies on the others, a lattice sheared off the ring puts places on
+# the plain floor, which show no frames; a second real ring would show its own (seen on
+# the steep walk-throughs: the real ring 5-8, the sheared ones 1-4).
+_FRAMED_TO_PREFER = 5
+_FRAMED_LEAD = 3
+
+
+def _framed_plates(bgr: np.ndarray, fit: RingFit) -> int:
+    """How many of the ring's places show a purple frame on three sides or more."""
+    return int(np.sum(_purple_sides(bgr, fit.geometry.homography) >= 3))
 
 
 def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozenset[int]]]:
