@@ -54,7 +54,12 @@ from assistant.route_overlay import (
 )
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
-from assistant.vision.locate import ring_in_place, whole_diamonds
+from assistant.vision.locate import (
+    agrees_with_shift,
+    locate_ring,
+    ring_in_place,
+    whole_diamonds,
+)
 from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
 from assistant.vision.statue import statue_side
 
@@ -313,6 +318,28 @@ class LiveReader:
             self._last_board = reading.board_text
         return reading, offset
 
+    def _confirmed_by_shift(self, frame: np.ndarray, reading: Reading) -> Reading:
+        """A ring located on six diamonds whose read had more plates partly covered than
+        such a ring may hide (three): when it agrees with the last view shifted on the
+        floor (:func:`assistant.vision.locate.agrees_with_shift`), it is no squashed
+        lattice, and it is read at its corners with up to four hidden, the plates it did
+        not match set aside. ``reading`` otherwise (still one search counted: the
+        placement is found again, only in such frames).
+
+        Why: a player and a team-mate on or beside the plates at a steep camera cover
+        two plates and part of two more; such frames after a step were blank."""
+        fit, _why = locate_ring(frame)
+        if fit is None or sum(fit.matched) != len(fit.matched) - 2:
+            return reading
+        if not agrees_with_shift(frame, self._last_seen, fit.geometry):
+            return reading
+        cells = self.profile.grid.cells
+        unmatched = tuple(cell for cell, seen in zip(cells, fit.matched, strict=True)
+                          if not seen)
+        confirmed = read_frame(frame, self.profile.with_corners(fit.geometry.corners()),
+                               max_hidden=MAX_HIDDEN_IN_SESSION, set_aside=unmatched)
+        return reading if confirmed.abstain else confirmed
+
     def _locate_or_keep(
         self, frame: np.ndarray, offset: tuple[int, int], tracked: Reading,
         grab_all: Callable[[], np.ndarray],
@@ -379,6 +406,8 @@ class LiveReader:
             turned = follow_frame(frame, self._last_seen, self.profile, turned=True)
             if not turned.abstain:
                 reading = turned
+        if reading.abstain and reading.found and self._last_seen is not None:
+            reading = self._confirmed_by_shift(frame, reading)
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
             self._last_seen = reading.geometry

@@ -544,3 +544,50 @@ def test_corners_kept_from_a_view_panned_by_a_plate_are_not_read(yaw, pitch) -> 
     kept = toa_default_profile().with_corners(fit.geometry.corners())
     reading = read_frame(after.frame, kept, max_hidden=MAX_HIDDEN_IN_SESSION, set_aside=())
     assert reading.abstain and reading.reason == NOT_IN_VIEW
+
+
+def test_a_located_ring_agrees_with_the_last_view_shifted_only_when_it_is_that_ring() -> None:
+    """After a step the last view shifted on the floor places all eight plates; the ring
+    located afresh agrees with it. A lattice squashed through the same diamonds (one
+    corner place moved by a fifth of a plate) does not, nor does the ring after a turn
+    of the camera (no shift of the last view fits)."""
+    from assistant.vision.geometry import geometry_from_corners
+    from assistant.vision.locate import agrees_with_shift
+
+    before = room((1.0, 2.6), yaw=20, pitch=50, spacing=80)
+    last = locate_ring(before.frame)[0].geometry
+    after = room(plate_xy(6), yaw=20, pitch=50, spacing=80, figures=standing([6], seed=2))
+    fit, why = locate_ring(after.frame)
+    assert fit is not None, why
+    assert agrees_with_shift(after.frame, last, fit.geometry)
+    corners = fit.geometry.corners().copy()
+    corners[0] += 0.2 * fit.spacing
+    squashed = geometry_from_corners(3, 3, corners)
+    assert not agrees_with_shift(after.frame, last, squashed)
+    turned = room(plate_xy(6), yaw=65, pitch=50, spacing=80, figures=standing([6], seed=2))
+    turned_fit, why = locate_ring(turned.frame)
+    assert turned_fit is not None, why
+    assert not agrees_with_shift(turned.frame, last, turned_fit.geometry)
+
+
+def test_a_ring_on_six_diamonds_confirmed_by_the_shift_hides_a_fourth_plate() -> None:
+    """A walk-through (pitch 63): after the step, the player covers one plate and the
+    plate behind, and a team-mate beside the ring parts of two more, so the ring rests
+    on six diamonds and four plates are not read; three is all a six-diamond ring may
+    hide, and these frames were blank. The ring found agrees with the last view shifted:
+    it is read, four hidden, every other plate right."""
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 5, source="synthetic")
+    reader = LiveReader()
+    for index, frame in enumerate(walk[:13]):
+        reading, (left, top) = feed(reader, frame.scene.frame)
+        if index in (10, 11, 12):
+            assert not reading.abstain, (index, reading.reason)
+            assert len(reading.hidden) == 4
+            for tile in reading.tiles:
+                d = np.hypot(*(frame.scene.plate_centres - (tile.centre[0] + left,
+                                                            tile.centre[1] + top)).T)
+                assert d.min() < 5
+                if not tile.hidden:
+                    assert bool(tile.lit) == bool(frame.scene.lit[int(d.argmin())])

@@ -27,7 +27,8 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["IN_PLACE_TOLERANCE", "MAX_ROLL_SKEW", "RingFit", "follow_ring", "locate_ring",
+__all__ = ["IN_PLACE_TOLERANCE", "MAX_ROLL_SKEW", "SHIFT_AGREEMENT", "RingFit",
+           "agrees_with_shift", "follow_ring", "locate_ring",
            "ring_in_place", "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
@@ -209,6 +210,39 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     one), another placement that fits nearly as many (a ring moved by one plate keeps
     four of its eight places), a diamond in its middle.
     """
+    found_on_floor = _on_last_floor(frame, previous)
+    if found_on_floor is None:
+        return None
+    blobs, diamonds, spots = found_on_floor
+    homography = previous.homography
+    followed = _shifted(spots)
+    if followed is None and turned:
+        followed = _turned(spots)
+    if followed is None:
+        return None
+    motion, nearest, ok = followed
+    found = int(ok.sum())
+    moved = homography @ motion
+    # five diamonds or more also fix a small turn or zoom; four fix only the motion
+    fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
+    for candidate in (fitted, moved):
+        placed = _placed(candidate, blobs, diamonds)
+        if placed is not None:
+            chosen, members = placed
+            break
+    else:
+        return None
+    if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
+        return None
+    return _labelled_fit(chosen, blobs, members)
+
+
+def _on_last_floor(
+    frame: np.ndarray, previous: GridGeometry
+) -> tuple[_Blobs, np.ndarray, np.ndarray] | None:
+    """The frame's gold blobs, those of a diamond's size on the floor as ``previous``
+    saw it, and where they lie on that floor (grid units); None with fewer than
+    :data:`_MIN_FOLLOWED` such diamonds."""
     height, width = frame.shape[:2]
     factor = 2 if max(width, height) > _HALF_RESOLUTION_ABOVE else 1
     blobs = _gold_blobs(frame, factor)
@@ -231,27 +265,41 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     )
     if len(diamonds) < _MIN_FOLLOWED:
         return None
-    spots = floor[diamonds]
+    return blobs, diamonds, floor[diamonds]
+
+
+#: how far (of the spacing) each place of a located ring may lie from the last view
+#: shifted on the floor for the two to agree (agrees_with_shift)
+SHIFT_AGREEMENT = 0.1
+
+
+def agrees_with_shift(frame: np.ndarray, previous: GridGeometry,
+                      geometry: GridGeometry) -> bool:
+    """Whether ``geometry`` (a ring located in ``frame``) puts every one of its eight
+    places within :data:`SHIFT_AGREEMENT` of the spacing of a place of ``previous``
+    shifted on the floor to the frame's diamonds, the shift alone (no refit).
+
+    Why: a ring located on six diamonds can be a lattice squashed through them, its
+    other places off their plates (seen on the walk-throughs, 0.01 spacings of fit
+    error), so it may hide only three plates. The last view shifted is a placement of
+    all eight places that owes nothing to this fit's shape: when the camera only
+    followed the player, the two agree, and a fourth partly covered plate may be hidden
+    as on a ring placed on seven."""
+    found_on_floor = _on_last_floor(frame, previous)
+    if found_on_floor is None:
+        return False
+    _blobs, _diamonds, spots = found_on_floor
     followed = _shifted(spots)
-    if followed is None and turned:
-        followed = _turned(spots)
     if followed is None:
-        return None
-    motion, nearest, ok = followed
-    found = int(ok.sum())
-    moved = homography @ motion
-    # five diamonds or more also fix a small turn or zoom; four fix only the motion
-    fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
-    for candidate in (fitted, moved):
-        placed = _placed(candidate, blobs, diamonds)
-        if placed is not None:
-            chosen, members = placed
-            break
-    else:
-        return None
-    if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
-        return None
-    return _labelled_fit(chosen, blobs, members)
+        return False
+    motion, _nearest, _ok = followed
+    shifted = GridGeometry(3, 3, previous.homography @ motion).to_image(_RING)
+    placed = geometry.to_image(_RING)
+    d = np.hypot(*(placed[:, None, :] - shifted[None, :, :]).transpose(2, 0, 1))
+    nearest = d.argmin(axis=1)
+    spacing = _top_row_spacing(placed)
+    return bool(len(set(nearest.tolist())) == len(_RING)
+                and np.all(d.min(axis=1) <= SHIFT_AGREEMENT * spacing))
 
 
 def _ring_matches(spots: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
