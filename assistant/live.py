@@ -55,7 +55,7 @@ from assistant.route_overlay import (
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
 from assistant.vision.locate import (
-    agrees_with_shift,
+    agrees_with_last_view,
     locate_ring,
     ring_in_place,
     whole_diamonds,
@@ -318,10 +318,10 @@ class LiveReader:
             self._last_board = reading.board_text
         return reading, offset
 
-    def _confirmed_by_shift(self, frame: np.ndarray, reading: Reading) -> Reading:
+    def _confirmed_by_last_view(self, frame: np.ndarray, reading: Reading) -> Reading:
         """A ring located on six diamonds whose read had more plates partly covered than
-        such a ring may hide (three): when it agrees with the last view shifted on the
-        floor (:func:`assistant.vision.locate.agrees_with_shift`), it is no squashed
+        such a ring may hide (three): when it agrees with the last view moved on the
+        floor (:func:`assistant.vision.locate.agrees_with_last_view`), it is no squashed
         lattice, and it is read at its corners with up to four hidden, the plates it did
         not match set aside. ``reading`` otherwise (still one search counted: the
         placement is found again, only in such frames).
@@ -331,7 +331,7 @@ class LiveReader:
         fit, _why = locate_ring(frame)
         if fit is None or sum(fit.matched) != len(fit.matched) - 2:
             return reading
-        if not agrees_with_shift(frame, self._last_seen, fit.geometry):
+        if not agrees_with_last_view(frame, self._last_seen, fit.geometry):
             return reading
         cells = self.profile.grid.cells
         unmatched = tuple(cell for cell, seen in zip(cells, fit.matched, strict=True)
@@ -407,7 +407,7 @@ class LiveReader:
             if not turned.abstain:
                 reading = turned
         if reading.abstain and reading.found and self._last_seen is not None:
-            reading = self._confirmed_by_shift(frame, reading)
+            reading = self._confirmed_by_last_view(frame, reading)
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
             self._last_seen = reading.geometry

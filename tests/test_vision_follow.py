@@ -546,28 +546,30 @@ def test_corners_kept_from_a_view_panned_by_a_plate_are_not_read(yaw, pitch) -> 
     assert reading.abstain and reading.reason == NOT_IN_VIEW
 
 
-def test_a_located_ring_agrees_with_the_last_view_shifted_only_when_it_is_that_ring() -> None:
-    """After a step the last view shifted on the floor places all eight plates; the ring
-    located afresh agrees with it. A lattice squashed through the same diamonds (one
-    corner place moved by a fifth of a plate) does not, nor does the ring after a turn
-    of the camera (no shift of the last view fits)."""
+def test_a_located_ring_agrees_with_the_last_view_moved_only_when_it_is_that_ring() -> None:
+    """After a step (and a turn about the player) the last view moved rigidly on the
+    floor places all eight plates; the ring located afresh agrees with it. A lattice
+    squashed through the same diamonds (one corner place moved by a fifth of a plate)
+    does not, nor does the ring after a zoom (no rigid motion of the last view fits)."""
     from assistant.vision.geometry import geometry_from_corners
-    from assistant.vision.locate import agrees_with_shift
+    from assistant.vision.locate import agrees_with_last_view
 
     before = room((1.0, 2.6), yaw=20, pitch=50, spacing=80)
     last = locate_ring(before.frame)[0].geometry
-    after = room(plate_xy(6), yaw=20, pitch=50, spacing=80, figures=standing([6], seed=2))
-    fit, why = locate_ring(after.frame)
-    assert fit is not None, why
-    assert agrees_with_shift(after.frame, last, fit.geometry)
-    corners = fit.geometry.corners().copy()
-    corners[0] += 0.2 * fit.spacing
-    squashed = geometry_from_corners(3, 3, corners)
-    assert not agrees_with_shift(after.frame, last, squashed)
-    turned = room(plate_xy(6), yaw=65, pitch=50, spacing=80, figures=standing([6], seed=2))
-    turned_fit, why = locate_ring(turned.frame)
-    assert turned_fit is not None, why
-    assert not agrees_with_shift(turned.frame, last, turned_fit.geometry)
+    for yaw in (20, 65):
+        after = room(plate_xy(6), yaw=yaw, pitch=50, spacing=80,
+                     figures=standing([6], seed=2))
+        fit, why = locate_ring(after.frame)
+        assert fit is not None, why
+        assert agrees_with_last_view(after.frame, last, fit.geometry), yaw
+        corners = fit.geometry.corners().copy()
+        corners[0] += 0.2 * fit.spacing
+        squashed = geometry_from_corners(3, 3, corners)
+        assert not agrees_with_last_view(after.frame, last, squashed), yaw
+    zoomed = room(plate_xy(6), yaw=20, pitch=50, spacing=100, figures=standing([6], seed=2))
+    zoomed_fit, why = locate_ring(zoomed.frame)
+    assert zoomed_fit is not None, why
+    assert not agrees_with_last_view(zoomed.frame, last, zoomed_fit.geometry)
 
 
 def test_a_ring_on_six_diamonds_confirmed_by_the_shift_hides_a_fourth_plate() -> None:

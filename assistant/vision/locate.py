@@ -27,9 +27,9 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["IN_PLACE_TOLERANCE", "MAX_ROLL_SKEW", "SHIFT_AGREEMENT", "RingFit",
-           "agrees_with_shift", "follow_ring", "locate_ring",
-           "ring_in_place", "roll_skew", "whole_diamonds"]
+__all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "RingFit",
+           "agrees_with_last_view", "follow_ring", "locate_ring", "ring_in_place",
+           "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
@@ -269,27 +269,32 @@ def _on_last_floor(
 
 
 #: how far (of the spacing) each place of a located ring may lie from the last view
-#: shifted on the floor for the two to agree (agrees_with_shift)
-SHIFT_AGREEMENT = 0.1
+#: moved on the floor for the two to agree (agrees_with_last_view)
+LAST_VIEW_AGREEMENT = 0.1
 
 
-def agrees_with_shift(frame: np.ndarray, previous: GridGeometry,
-                      geometry: GridGeometry) -> bool:
+def agrees_with_last_view(frame: np.ndarray, previous: GridGeometry,
+                          geometry: GridGeometry) -> bool:
     """Whether ``geometry`` (a ring located in ``frame``) puts every one of its eight
-    places within :data:`SHIFT_AGREEMENT` of the spacing of a place of ``previous``
-    shifted on the floor to the frame's diamonds, the shift alone (no refit).
+    places within :data:`LAST_VIEW_AGREEMENT` of the spacing of a place of ``previous``
+    moved on the floor to the frame's diamonds: shifted (the camera followed the
+    player) or, when no shift fits, turned and shifted (it turned about the player), the
+    motion alone, no refit.
 
     Why: a ring located on six diamonds can be a lattice squashed through them, its
     other places off their plates (seen on the walk-throughs, 0.01 spacings of fit
-    error), so it may hide only three plates. The last view shifted is a placement of
-    all eight places that owes nothing to this fit's shape: when the camera only
-    followed the player, the two agree, and a fourth partly covered plate may be hidden
-    as on a ring placed on seven."""
+    error), so it may hide only three plates. The last view moved rigidly is a placement
+    of all eight places that owes nothing to this fit's shape: when the camera only
+    followed or turned, the two agree, and a fourth partly covered plate may be hidden
+    as on a ring placed on seven. A zoom or pitch change is no rigid motion: no
+    agreement, no fourth plate."""
     found_on_floor = _on_last_floor(frame, previous)
     if found_on_floor is None:
         return False
     _blobs, _diamonds, spots = found_on_floor
     followed = _shifted(spots)
+    if followed is None:
+        followed = _turned(spots)
     if followed is None:
         return False
     motion, _nearest, _ok = followed
@@ -299,7 +304,7 @@ def agrees_with_shift(frame: np.ndarray, previous: GridGeometry,
     nearest = d.argmin(axis=1)
     spacing = _top_row_spacing(placed)
     return bool(len(set(nearest.tolist())) == len(_RING)
-                and np.all(d.min(axis=1) <= SHIFT_AGREEMENT * spacing))
+                and np.all(d.min(axis=1) <= LAST_VIEW_AGREEMENT * spacing))
 
 
 def _ring_matches(spots: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
