@@ -460,6 +460,17 @@ def test_a_diamond_hollowed_by_the_legs_over_it_is_not_whole() -> None:
     assert sum(whole_diamonds(frame.scene.frame, fit.geometry, (c,))[0] for c in others) >= 4
 
 
+def assert_read_right(reading, scene, offset: tuple[int, int]) -> None:
+    """Every plate of a reading made on a grab at ``offset`` lies on a true plate, and
+    every plate it reads is read right."""
+    for tile in reading.tiles:
+        d = np.hypot(*(scene.plate_centres - (tile.centre[0] + offset[0],
+                                              tile.centre[1] + offset[1])).T)
+        assert d.min() < 5
+        if not tile.hidden:
+            assert bool(tile.lit) == bool(scene.lit[int(d.argmin())])
+
+
 def _failing_search(reader: LiveReader, monkeypatch) -> None:
     """Every search of the whole window from now on finds nothing (as when bodies leave
     it too few diamonds): what the reader returns is its tracked read or nothing."""
@@ -496,12 +507,7 @@ def test_a_tracked_read_stands_when_the_search_fails_only_in_a_still_view(
     assert reading.abstain is not kept
     if kept:
         assert len(reading.hidden) == 2  # the player's plate and the team-mate's
-        for tile in reading.tiles:
-            d = np.hypot(*(after.plate_centres - (tile.centre[0] + left,
-                                                  tile.centre[1] + top)).T)
-            assert d.min() < 5
-            if not tile.hidden:
-                assert bool(tile.lit) == bool(after.lit[int(d.argmin())])
+        assert_read_right(reading, after, (left, top))
         # the next frame of the same view is read at the same corners, no search
         reading, _ = feed(reader, after.frame)
         assert not reading.abstain and reader.relocations == searches + 1
@@ -520,12 +526,7 @@ def test_a_still_steep_view_stays_read_while_a_team_mate_covers_one_plate_too_ma
         if index in (11, 12):
             assert not reading.abstain, reading.reason
             assert len(reading.hidden) == 4
-            for tile in reading.tiles:
-                d = np.hypot(*(frame.scene.plate_centres - (tile.centre[0] + left,
-                                                            tile.centre[1] + top)).T)
-                assert d.min() < 5
-                if not tile.hidden:
-                    assert bool(tile.lit) == bool(frame.scene.lit[int(d.argmin())])
+            assert_read_right(reading, frame.scene, (left, top))
 
 
 @pytest.mark.parametrize(("yaw", "pitch"), [(0, 0), (0, 35), (90, 50)])
@@ -587,9 +588,4 @@ def test_a_ring_on_six_diamonds_confirmed_by_the_shift_hides_a_fourth_plate() ->
         if index in (10, 11, 12):
             assert not reading.abstain, (index, reading.reason)
             assert len(reading.hidden) == 4
-            for tile in reading.tiles:
-                d = np.hypot(*(frame.scene.plate_centres - (tile.centre[0] + left,
-                                                            tile.centre[1] + top)).T)
-                assert d.min() < 5
-                if not tile.hidden:
-                    assert bool(tile.lit) == bool(frame.scene.lit[int(d.argmin())])
+            assert_read_right(reading, frame.scene, (left, top))
