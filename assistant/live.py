@@ -54,12 +54,7 @@ from assistant.route_overlay import (
 )
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
-from assistant.vision.locate import (
-    agrees_with_last_view,
-    locate_ring,
-    ring_in_place,
-    whole_diamonds,
-)
+from assistant.vision.locate import agrees_with_last_view, ring_in_place, whole_diamonds
 from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
 from assistant.vision.statue import statue_side
 
@@ -319,25 +314,22 @@ class LiveReader:
         return reading, offset
 
     def _confirmed_by_last_view(self, frame: np.ndarray, reading: Reading) -> Reading:
-        """A ring located on six diamonds whose read had more plates partly covered than
-        such a ring may hide (three): when it agrees with the last view moved on the
-        floor (:func:`assistant.vision.locate.agrees_with_last_view`), it is no squashed
+        """``reading``, a fresh search's that placed the ring on six diamonds but had more
+        plates partly covered than such a ring may hide (three): when its placement
+        agrees with the last view moved on the floor
+        (:func:`assistant.vision.locate.agrees_with_last_view`), it is no squashed
         lattice, and it is read at its corners with up to four hidden, the plates it did
-        not match set aside. ``reading`` otherwise (still one search counted: the
-        placement is found again, only in such frames).
+        not match set aside. ``reading`` otherwise.
 
         Why: a player and a team-mate on or beside the plates at a steep camera cover
         two plates and part of two more; such frames after a step were blank."""
-        fit, _why = locate_ring(frame)
-        if fit is None or sum(fit.matched) != len(fit.matched) - 2:
+        geometry = reading.geometry
+        if geometry is None or len(reading.unmatched) != 2:
             return reading
-        if not agrees_with_last_view(frame, self._last_seen, fit.geometry):
+        if not agrees_with_last_view(frame, self._last_seen, geometry):
             return reading
-        cells = self.profile.grid.cells
-        unmatched = tuple(cell for cell, seen in zip(cells, fit.matched, strict=True)
-                          if not seen)
-        confirmed = read_frame(frame, self.profile.with_corners(fit.geometry.corners()),
-                               max_hidden=MAX_HIDDEN_IN_SESSION, set_aside=unmatched)
+        confirmed = read_frame(frame, self.profile.with_corners(geometry.corners()),
+                               max_hidden=MAX_HIDDEN_IN_SESSION, set_aside=reading.unmatched)
         return reading if confirmed.abstain else confirmed
 
     def _locate_or_keep(

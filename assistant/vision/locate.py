@@ -927,7 +927,12 @@ def _purple_sides(bgr: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """Per ring plate, how many sides of its frame are purpler than the floor between."""
     floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
-    frames = _side_purpleness(_sample(bgr, homography, per_plate))
+    return _sides_purpler_than(_side_purpleness(_sample(bgr, homography, per_plate)), floor)
+
+
+def _sides_purpler_than(frames: np.ndarray, floor: float) -> np.ndarray:
+    """Per plate, the sides (of :func:`_side_purpleness`) purpler than ``floor`` by
+    :data:`_PURPLE_MARGIN`."""
     return np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
 
 
@@ -952,10 +957,10 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
         if int(_largest_even_cluster(floor_luma)) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
             return False
         strict = float(np.percentile(_purpleness(floor_bgr), 75))
-        sides = np.sum(np.median(frames, axis=2) - strict >= _PURPLE_MARGIN, axis=1)
+        sides = _sides_purpler_than(frames, strict)
         return int(np.sum(sides >= 3)) >= _FRAMED_PLATES_BESIDE_BODIES
     floor = float(np.median(_purpleness(floor_bgr)))
-    purple_sides = np.sum(np.median(frames, axis=2) - floor >= _PURPLE_MARGIN, axis=1)
+    purple_sides = _sides_purpler_than(frames, floor)
     if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
         return True
     # a steep camera squeezes the band on the far and near sides to a pixel: two purple

@@ -13,7 +13,7 @@ loop to infer from the frames before (:mod:`assistant.inference`), never for one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -136,6 +136,9 @@ class Reading:
     cell_noun: str = "Plate"
     #: the hidden cells that are past the picture's edge (the rest have someone on them)
     outside: tuple[tuple[int, int], ...] = ()
+    #: a located ring's cells where the locator saw no diamond (auto mode, fresh search),
+    #: also when the read of the ring abstains: how surely ``geometry`` places the ring
+    unmatched: tuple[tuple[int, int], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -295,9 +298,10 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
         )
-    return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=_hidden_allowed(max_hidden, unmatched),
-                       placed_surely=len(unmatched) <= 1)
+    reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
+                          max_hidden=_hidden_allowed(max_hidden, unmatched),
+                          placed_surely=len(unmatched) <= 1)
+    return replace(reading, unmatched=unmatched)
 
 
 def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
