@@ -26,7 +26,7 @@ system-deps:
 runtime-deps:
 	bash scripts/install-system-packages.sh scripts/debian-packages-runtime.txt
 
-run: deps runtime-deps
+run: runtime-deps deps
 	$(BIN)/toa-assistant
 
 test: system-deps deps
