@@ -310,9 +310,15 @@ class BoardHistory:
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
-            reached, sides = self._reachable(
-                completions, turn, steps, landmark, snaps, snap_steps,
-                _out_of_reach(completions[0], reading, player))
+            out_of_reach = _out_of_reach(completions[0], reading, player)
+            reached, sides = self._reachable(completions, turn, steps, landmark, snaps,
+                                             snap_steps, out_of_reach)
+            if not reached and landmark is not None:
+                # the side seen contradicts every explanation the ring allows: the side
+                # was misread (a body in gold standing in front of another side, its
+                # head beyond the plates at a low camera), not the whole history
+                reached, sides = self._reachable(completions, turn, steps, None, snaps,
+                                                 snap_steps, out_of_reach)
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}

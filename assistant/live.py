@@ -640,7 +640,7 @@ class LiveLoop:
         # the view's middle, in the pixels of the frame the reading was made on
         centre = (area.width / 2 - offset[0], area.height / 2 - offset[1])
         spot = self._spot(area)
-        statue = self._follow_statue(geometry) if spot is None else None
+        statue = self._follow_statue(geometry, reading.hidden) if spot is None else None
         way_in = None if statue is None else entrance_opposite(statue)
         if spot is None:
             spot = self._spot_at_way_in(geometry, offset, way_in)
@@ -718,12 +718,13 @@ class LiveLoop:
         key = np.round(view, 1).tobytes()
         if self._statue_sighting[0] != key:
             frame = self.reader.frame_read
-            side = None if frame is None else statue_side(frame, reading.geometry,
-                                                          all_sides=True)
+            side = None if frame is None else statue_side(
+                frame, reading.geometry, all_sides=True, hidden=reading.hidden)
             self._statue_sighting = (key, side)
         return self._statue_sighting[1]
 
-    def _follow_statue(self, geometry: GridGeometry) -> tuple[int, int] | None:
+    def _follow_statue(self, geometry: GridGeometry,
+                       hidden: tuple[tuple[int, int], ...] = ()) -> tuple[int, int] | None:
         """The side of the plates the statue stands on, in ``geometry``'s labels: seen in
         the frame read, or else carried from the last geometry it was known in through the
         camera's turn since (the statue leaves the grab around the plates, or someone
@@ -736,7 +737,7 @@ class LiveLoop:
         if known is not None and np.array_equal(known.homography, geometry.homography):
             return self._statue  # a still view: once per view, not per frame
         frame = self.reader.frame_read
-        seen = None if frame is None else statue_side(frame, geometry)
+        seen = None if frame is None else statue_side(frame, geometry, hidden=hidden)
         if seen is None and self._statue is not None and known is not None:
             seen = turn_side(self._statue, quarter_turns_between(known, geometry))
         self._statue, self._statue_geometry = seen, geometry

@@ -378,6 +378,43 @@ def test_the_statue_seen_in_one_frame_only_constrains_nothing():
         assert not inference.certain and after in inference.candidates
 
 
+
+def test_a_statue_side_no_explanation_allows_is_ignored_not_the_history():
+    """A side misread in one frame (a body in gold on another side's middle plate rises
+    over the area beyond it at a low camera) contradicts every explanation of the step:
+    the ring alone then decides, as with no side seen, instead of the frame alone (which
+    left two hidden plates open on a walk-through frame). Exhaustively over the ring, a
+    step onto a plate hidden with one of the plates it toggles, every other side seen."""
+    from assistant.inference import turn_side
+
+    decided = 0
+    for board in all_toa_boards():
+        for plate in TOA_PLATES:
+            after = board.press(*plate)
+            toggled = [tuple(int(v) for v in cell)
+                       for cell in np.argwhere(after.states != board.states)]
+            hidden = [plate, next(cell for cell in toggled if cell != plate)]
+            plain = BoardHistory()
+            plain.update(reading_of(board), landmark=STATUE)
+            expected = plain.update(reading_of(after, hidden))
+            for turns in (1, 2, 3):
+                seen = turn_side(STATUE, turns)
+                visible = after.present.copy()
+                for cell in hidden:
+                    visible[cell] = False
+                if np.array_equal(turn_board(board, turns).states[visible],
+                                  after.states[visible]):
+                    continue  # a snap carrying the statue there explains it: not misread
+                history = BoardHistory()
+                history.update(reading_of(board), landmark=STATUE)
+                inference = history.update(reading_of(after, hidden), landmark=seen)
+                assert after in inference.candidates
+                assert set(inference.candidates) == set(expected.candidates), (
+                    board.format(), plate, seen)
+                decided += inference.certain
+    assert decided > 1000  # the ring alone decides most of these steps
+
+
 # The player stands on the plate at row 2, column 3 (grid point x=2, y=1), and the floor
 # under the spot where the camera keeps the player is read there in both frames.
 ON_RIGHT_PLATE = (2.0, 1.0)

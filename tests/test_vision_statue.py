@@ -65,20 +65,22 @@ def test_rendered_rooms_at_every_turn_and_pitch_are_never_told_the_wrong_side(qu
     assert right >= 9, f"the statue was told in only {right} of 12 rooms"
 
 
-def _top_down_room() -> tuple[np.ndarray, GridGeometry]:
+def _top_down_room(rotation_deg: float = 0.0) -> tuple[np.ndarray, GridGeometry]:
     scene = render_scene(SceneParams(seed=4, board="101/0#1/010", frame_size=(640, 520),
                                      centre=(320, 260), spacing=80.0, ui=False,
-                                     lookalikes=False))
+                                     lookalikes=False, rotation_deg=rotation_deg))
     reading = read_frame(scene.frame, toa_default_profile())
     assert not reading.abstain and statue_side(scene.frame, reading.geometry) is not None
     return scene.frame.copy(), reading.geometry
 
 
-def _paint_side(frame: np.ndarray, geometry: GridGeometry, side, colour) -> None:
-    """Fill the area beyond a side's middle plate where the statue would stand."""
+def _paint_side(frame: np.ndarray, geometry: GridGeometry, side, colour,
+                across: float = 0.3) -> None:
+    """Fill the area beyond a side's middle plate where the statue would stand (``across``
+    either side of the line out of its middle)."""
     dx, dy = side
-    corners = [(out, across) for out, across in
-               ((0.5, -0.3), (1.4, -0.3), (1.4, 0.3), (0.5, 0.3))]
+    corners = [(out, a) for out, a in
+               ((0.5, -across), (1.4, -across), (1.4, across), (0.5, across))]
     grid = np.array([[1 + dx + o * dx - a * dy, 1 + dy + o * dy + a * dx] for o, a in corners])
     cv2.fillPoly(frame, [np.round(geometry.to_image(grid)).astype(np.int32)], colour)
 
@@ -108,6 +110,26 @@ def test_a_covered_statue_and_a_side_out_of_the_frame_tell_nothing() -> None:
     # only the top half of the room in the frame: the bottom side is not seen
     shares = gold_shares(frame[: frame.shape[0] // 2 - 40], geometry)
     assert shares[STATUE_SIDES.index((0, 1))] is None
+
+
+
+def test_gold_beyond_a_plate_someone_stands_on_up_the_screen_is_not_the_statue() -> None:
+    """At a low camera a body on the far side's middle plate rises on screen over the
+    area beyond it; in gold it looks like the beam. That side is then never the answer;
+    a body on a side nearer the bottom of the screen rises over the plates instead."""
+    frame, geometry = _top_down_room(rotation_deg=180.0)  # the statue at the bottom
+    assert statue_side(frame, geometry) == (0, 1)
+    top, bottom = (0, -1), (0, 1)
+    _paint_side(frame, geometry, bottom, (94, 108, 119))  # a body before the statue ...
+    _paint_side(frame, geometry, top, (30, 200, 240), across=0.12)  # ... a gold cape
+    assert statue_side(frame, geometry) == top  # what the colours alone say
+    assert statue_side(frame, geometry, hidden=((0, 1),)) is None
+    assert statue_side(frame, geometry, hidden=((0, 1),), all_sides=True) is None
+    # a plate hidden elsewhere leaves the sides as they were
+    assert statue_side(frame, geometry, hidden=((0, 0),)) == top
+    # gold beyond the bottom side, the body on its middle plate: that side stays an answer
+    frame, geometry = _top_down_room(rotation_deg=180.0)
+    assert statue_side(frame, geometry, hidden=((2, 1),)) == bottom
 
 
 def test_only_a_three_by_three_ring_has_the_statue() -> None:

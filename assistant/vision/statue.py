@@ -87,11 +87,20 @@ def gold_shares(frame: np.ndarray, geometry: GridGeometry) -> list[float | None]
 
 
 def statue_side(frame: np.ndarray, geometry: GridGeometry | None, *,
-                all_sides: bool = False) -> tuple[int, int] | None:
+                all_sides: bool = False,
+                hidden: tuple[tuple[int, int], ...] = ()) -> tuple[int, int] | None:
     """The side (:data:`STATUE_SIDES`, in the labels of ``geometry``) the statue stands
     on in ``frame`` (BGR or BGRA), or None when no side clearly holds it. ``all_sides``:
     only when all four areas are in the frame, so the statue's own side is among those
-    compared (a side out of the frame cannot outshine a team-mate in gold elsewhere)."""
+    compared (a side out of the frame cannot outshine a team-mate in gold elsewhere).
+
+    ``hidden``: plates (row, col) someone stands on. A side beyond the ring on screen
+    (outward is up the screen) whose middle plate is one of them is never the answer: at
+    a low camera a standing body rises on screen over the area beyond the plate, and a
+    gold cape there looks like the beam (a walk-through frame at 64 degrees: 0.53 of the
+    area gold on the wrong side). It is still compared (a body in another colour there
+    leaves the statue's side clear), and a body on another side rises over the plates,
+    not over the area beyond them."""
     if geometry is None:
         return None
     shares = gold_shares(frame, geometry)
@@ -102,8 +111,20 @@ def statue_side(frame: np.ndarray, geometry: GridGeometry | None, *,
     if not seen:
         return None
     best, side = max(seen)
+    if (1 + side[1], 1 + side[0]) in hidden and _faces_up_the_screen(geometry, side):
+        return None
     if not _MIN_GOLD <= best <= _MAX_GOLD:
         return None
     if any(other > _OTHERS_AT_MOST * best for other, s in seen if s != side):
         return None
     return side
+
+
+def _faces_up_the_screen(geometry: GridGeometry, side: tuple[int, int]) -> bool:
+    """Whether the way out of the ring across ``side`` runs up the screen (within 60
+    degrees of straight up): the way a standing body rises (the game's camera never rolls)."""
+    dx, dy = side
+    middle, beyond = geometry.to_image(np.array([[1.0 + dx, 1.0 + dy],
+                                                 [1.0 + 2 * dx, 1.0 + 2 * dy]], np.float64))
+    out_x, out_y = beyond - middle
+    return bool(-out_y >= 0.5 * np.hypot(out_x, out_y))
