@@ -20,7 +20,7 @@ searched at half resolution first and at full resolution only when that finds no
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -90,6 +90,9 @@ class RingFit:
     matched: tuple[bool, ...]  # per ring plate, row-major: a diamond blob was found there
     fit_error: float  # RMS of the fit, in plate spacings
     spacing: float  # mean plate spacing in pixels
+    # the last view moved rigidly on the floor (follow_ring), not fitted to this frame's
+    # diamonds: its unseen places owe nothing to how few diamonds were seen
+    rigid: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,10 @@ _MIN_TURNED = 5  # ... on a ring turned on the floor too
 #: view still count as the same (ring_in_place): a search fits to 0.07 RMS
 IN_PLACE_TOLERANCE = 0.05
 _FOLLOW_TOLERANCE = 0.25  # grid units, on the floor seen by the previous camera
+# A ring moved without a refit is the last camera moved when its diamonds lie this close
+# to their places (RMS, of the spacing): a zoom of 2% shifts diamonds two plates apart by
+# 0.04 (the drawn walk-throughs match a real shift to 0.007)
+_RIGID_FIT_ERROR = 0.02
 _FOLLOW_AREA = (0.4, 2.6)  # a diamond's area on that floor, of the drawn diamond's
 # A whole diamond fills its convex hull (0.86-0.95 measured at 55-68°); one with a figure's
 # legs over its middle is a U of the right size and place (0.48), read as lit from them
@@ -199,6 +206,9 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     fewer diamonds pin it down than a fresh search needs: four, where a player on a plate
     and team-mates around leave the six of a fresh search too few. A small turn or zoom
     with the step is taken up by a homography fitted to five or more matched diamonds.
+    The fit is ``rigid`` when it is the moved ring matching its diamonds tightly
+    (:data:`_RIGID_FIT_ERROR`), or a refit putting every place where the moved ring does:
+    no lattice squashed through few diamonds, so it may hide more plates.
     With ``turned``, when no shift fits, the camera may have turned about the player: a
     yaw change turns the floor as the previous camera saw it rigidly, so a ring turned
     and shifted on that floor is tried, from five diamonds (:func:`_turned`). The live
@@ -232,9 +242,23 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
             break
     else:
         return None
+    fit = _labelled_fit(chosen, blobs, members)
+    # four diamonds may also match a shift of an older view through a zoom or a pitch
+    # change, loosely (a walk-through showed its unseen places off): only a tight match
+    # is the same camera moved; a refit is rigid when it puts every place there
+    rigid = (fit.fit_error <= _RIGID_FIT_ERROR if candidate is moved
+             else _same_places(chosen, moved))
     if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
         return None
-    return _labelled_fit(chosen, blobs, members)
+    return replace(fit, rigid=rigid)
+
+
+def _same_places(homography: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two placements put every ring place within :data:`LAST_VIEW_AGREEMENT` of
+    the spacing of the same place of the other."""
+    one, two = (GridGeometry(3, 3, h).to_image(_RING) for h in (homography, other))
+    spacing = _top_row_spacing(one)
+    return bool(np.all(np.hypot(*(one - two).T) <= LAST_VIEW_AGREEMENT * spacing))
 
 
 def _on_last_floor(
@@ -321,7 +345,13 @@ def _shifted(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
         return _ring_matches(spots, _RING + shift)
 
     shifts = (spots[:, None, :] - _RING[None, :, :]).reshape(-1, 2)
+    # a placement with a diamond in its middle is no ring, and no rival either (the click
+    # arrow on the floor a row beyond the plates made one of five, the real top row's
+    # middle diamond in its middle)
+    middle_taken = np.hypot(*(spots[None, :, :] - (shifts[:, None, :] + 1.0))
+                            .transpose(2, 0, 1)).min(axis=1) <= _FOLLOW_TOLERANCE
     counts = np.array([matches(shift)[1].sum() for shift in shifts])
+    counts[middle_taken] = 0
     best = shifts[int(np.argmax(counts))]
     nearest, ok = matches(best)
     for _ in range(2):  # the mean shift of the matched diamonds, then match again

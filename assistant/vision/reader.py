@@ -336,9 +336,13 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
+    # the last view moved rigidly is a whole ring, however few diamonds placed it (no
+    # lattice squashed through them): it may hide as many as a session allows (three
+    # plates under the client's chat panel and the player on a fourth, after a step)
+    hidden_allowed = MAX_HIDDEN_IN_SESSION if fit.rigid else _hidden_allowed(
+        MAX_HIDDEN_IN_SESSION, unmatched)
     return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=_hidden_allowed(MAX_HIDDEN_IN_SESSION, unmatched),
-                       placed_surely=len(unmatched) <= 1)
+                       max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
 
 
 def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
