@@ -70,6 +70,9 @@ STABLE_FRAMES = 2
 RELOCATE_EVERY = 30
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
+#: The view's corners moved by more than this (pixels) since the frame before: the camera
+#: moved, and the spot's samples after it come from another view (_note_view).
+VIEW_MOVED_PX = 4.0
 #: All windows are listed this often (frames); in between only the target is re-read.
 RELIST_EVERY = 10
 
@@ -495,6 +498,9 @@ class LiveLoop:
         self._view_shift: float | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
+        # views of the camera so far: one more each time it moved (_note_view); the spot's
+        # samples are counted per view (_learn_spot)
+        self._camera_views = 0
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -755,6 +761,8 @@ class LiveLoop:
         before, self._last_corners = self._last_corners, view
         self._view_shift = None if before is None else float(np.abs(view - before).max())
         self._still = self._view_shift is not None and self._view_shift <= 1.5
+        if self._view_shift is None or self._view_shift > VIEW_MOVED_PX:
+            self._camera_views += 1
 
     def _player_anchors(
         self, reading: Reading, view: np.ndarray | None, area: Rect, offset: tuple[int, int]
@@ -842,16 +850,18 @@ class LiveLoop:
         passed while walking moves with the camera; a team-mate's plate stays put only
         while the view does, and lands elsewhere after the player's next step. So a
         sample is a hidden plate where a hidden plate was a frame before, and the spot is
-        where samples from the most views (a view lasts from one search to the next)
-        gather. Only once a step has been seen: before it, the player waits off the
-        plates, and at a low camera the body hides the plate behind it, a tile or more
-        from the feet."""
+        where samples from the most views gather. A view lasts while the camera stays
+        put (:data:`VIEW_MOVED_PX`): a second search of an unmoved view is no second
+        view (it used to count as one, so a team-mate's plate nearer the window's middle
+        was trusted as the spot two frames after the first step). Only once a step has
+        been seen: before it, the player waits off the plates, and at a low camera the
+        body hides the plate behind it, a tile or more from the feet."""
         self._forget_spot_of_another_size(area)
         if view is None:
             self._last_hidden = []
             return
         geometry = reading.geometry
-        view_number = self.reader.relocations
+        view_number = self._camera_views
         hidden = []
         for cell in reading.hidden:
             if cell not in TOA_PLATES:
