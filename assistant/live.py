@@ -395,10 +395,11 @@ class LiveReader:
         if reading is None or reading.abstain:
             reading = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION)
         if reading.abstain and self._last_seen is not None:
-            # the camera turned about the player, and bodies leave a fresh search too few
-            # diamonds: the ring turned on the floor last seen (a fresh search, when it
-            # works, reads more plates: it is tried first)
-            turned = follow_frame(frame, self._last_seen, self.profile, turned=True)
+            # the camera turned or zoomed about the player, and bodies leave a fresh search
+            # too few diamonds: the ring turned or scaled on the floor last seen (a fresh
+            # search, when it works, reads more plates: it is tried first)
+            turned = follow_frame(frame, self._last_seen, self.profile, turned=True,
+                                  zoomed=True)
             if not turned.abstain:
                 reading = turned
         if reading.abstain and reading.found and self._last_seen is not None:

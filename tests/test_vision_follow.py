@@ -154,7 +154,8 @@ def test_a_turned_ring_needs_five_diamonds() -> None:
     after = room((1.0, 1.0), yaw=40, pitch=30, spacing=80)
     assert follow_ring(after.frame, first.geometry, turned=True) is not None  # all eight in view
     frame = covered(after.frame, after.plate_centres[[0, 3, 5, 6]], 30)
-    assert follow_ring(frame, first.geometry, turned=True) is None
+    shifted = follow_ring(frame, first.geometry, turned=True)
+    assert shifted is not None and not shifted.rigid
     assert follow_frame(frame, first.geometry, turned=True).abstain
 
 
@@ -234,6 +235,31 @@ def test_four_diamonds_matched_loosely_are_no_rigid_placement() -> None:
     loose = follow_ring(after.frame, older)
     assert loose is not None and sum(loose.matched) == 4 and not loose.rigid
     assert follow_frame(after.frame, older).abstain
+
+
+
+@pytest.mark.parametrize("pitch", [0, 30, 50])
+def test_a_zoom_about_the_player_is_followed(pitch) -> None:
+    """The camera zooms in by 15% about the player on a plate while two plates are
+    covered: a fresh search finds too few diamonds, and a shift of the last view fits
+    them only loosely (its refit is no rigid placement); the ring scaled on the floor
+    last seen fits them tightly (rigid), on its plates."""
+    before = room(plate_xy(6), yaw=20, pitch=pitch, spacing=80, figures=standing([6], seed=3))
+    first = read_frame(before.frame, max_hidden=4)
+    assert not first.abstain, first.reason
+    after = room(plate_xy(6), yaw=20, pitch=pitch, spacing=92, figures=standing([6], seed=3))
+    frame = covered(after.frame, after.plate_centres[[0, 2]], 30)
+    assert locate_ring(frame)[0] is None
+    shifted = follow_ring(frame, first.geometry, turned=True)
+    assert shifted is not None and not shifted.rigid
+    fit = follow_ring(frame, first.geometry, turned=True, zoomed=True)
+    assert fit is not None and fit.rigid and sum(fit.matched) == 5
+    assert_on_the_plates(fit.geometry, after)
+    reading = follow_frame(frame, first.geometry, turned=True, zoomed=True)
+    assert not reading.abstain and len(reading.hidden) == 3
+    for tile in reading.tiles:
+        index = int(np.argmin(np.hypot(*(after.plate_centres - np.array(tile.centre)).T)))
+        assert tile.hidden or bool(tile.lit) == bool(after.lit[index])
 
 
 def test_nothing_is_followed_where_the_puzzle_is_not() -> None:
@@ -645,16 +671,18 @@ def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players(
     """A walk-through (seed 1, session 8): after a step the bottom row is under the chat
     panel and the player stands on a fourth plate; the last view shifted matches the
     four diamonds left to 0.01 of a plate, so the ring may hide the four (these frames
-    were blank). Plates within 0.1 of a plate (120 pixels) of theirs: the refit on
+    were blank), and so may the ring scaled on the floor after the zoom that follows
+    (frames 21 and 22). Plates within 0.1 of a plate (120 pixels) of theirs: the refit on
     five diamonds, one partly under the player, agrees with the last view moved within
     0.1 but places the bottom row, under the panel, a few pixels off."""
     from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 100_003 + 8, source="synthetic")
+    assert walk[21].event == "zoom"
     reader = LiveReader()
-    for index, frame in enumerate(walk[:21]):
+    for index, frame in enumerate(walk[:23]):
         reading, (left, top) = feed(reader, frame.scene.frame)
-        if index in (15, 16, 17, 20):
+        if index in (15, 16, 17, 20, 21, 22):
             assert not reading.abstain, (index, reading.reason)
             assert len(reading.hidden) == 4
             assert_read_right(reading, frame.scene, (left, top), within=12)

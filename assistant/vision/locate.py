@@ -181,6 +181,11 @@ def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozen
 # Following the ring from the last place it was seen (see follow_ring).
 _MIN_FOLLOWED = 4  # diamonds on the moved ring
 _MIN_TURNED = 5  # ... on a ring turned on the floor too
+# A zoom scales the floor the last camera saw (grid units): pairs of diamonds in the same
+# direction as a pair of plates, within this angle, propose a scale in this range (the
+# walk-throughs jump by 0.8-1.25 in one frame; a scroll of the game's wheel is less)
+_ZOOM_ANGLE = math.radians(6)
+_ZOOM_RANGE = (0.7, 1.45)
 #: how far (of the spacing) a diamond may lie from where the last search placed it and the
 #: view still count as the same (ring_in_place): a search fits to 0.07 RMS
 IN_PLACE_TOLERANCE = 0.05
@@ -196,7 +201,7 @@ _WHOLE_SOLIDITY = 0.7
 
 
 def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
-                turned: bool = False) -> RingFit | None:
+                turned: bool = False, zoomed: bool = False) -> RingFit | None:
     """Find the ring again after the camera has followed the player across the floor.
 
     The game's camera follows the player at a fixed yaw, pitch and zoom, so a step moves
@@ -209,12 +214,15 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     The fit is ``rigid`` when it is the moved ring matching its diamonds tightly
     (:data:`_RIGID_FIT_ERROR`), or a refit putting every place where the moved ring does:
     no lattice squashed through few diamonds, so it may hide more plates.
-    With ``turned``, when no shift fits, the camera may have turned about the player: a
-    yaw change turns the floor as the previous camera saw it rigidly, so a ring turned
-    and shifted on that floor is tried, from five diamonds (:func:`_turned`). The live
-    loop asks for it only when a fresh search has failed too (a fresh search of a clear
-    view reads more plates): frames after a turn at a steep camera, where bodies leave a
-    fresh search too few diamonds, were blank without it.
+    With ``turned``, when no shift fits or only loosely, the camera may have turned about
+    the player: a yaw change turns the floor as the previous camera saw it rigidly, so a
+    ring turned and shifted on that floor is tried, from five diamonds (:func:`_turned`);
+    with ``zoomed``, a ring scaled and shifted on it (:func:`_zoomed`: the camera moved
+    along its line of sight), from four. A rigid placement is taken first. The live
+    loop asks for these only when a fresh search has failed too (a fresh search of a
+    clear view reads more plates): frames after a turn or zoom at a steep camera, or
+    with a row under the chat panel, where bodies leave a fresh search too few diamonds,
+    were blank without them.
     The result is labelled as seen on screen, like a fresh search's. None when the
     placement is unsure: fewer than four diamonds on the shifted ring (five on a turned
     one), another placement that fits nearly as many (a ring moved by one plate keeps
@@ -224,30 +232,49 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     if found_on_floor is None:
         return None
     blobs, diamonds, spots = found_on_floor
-    homography = previous.homography
-    followed = _shifted(spots)
-    if followed is None and turned:
-        followed = _turned(spots)
-    if followed is None:
-        return None
+    # a shift first; a turn or zoom about the player when asked for and the shift finds
+    # nothing or fits only loosely (a zoomed view still matches a shift within the
+    # follow's tolerance, its refit bending the places it did not see)
+    found = None
+    motions = [_shifted] + [_turned] * turned + [_zoomed] * zoomed
+    for motion_of in motions:
+        followed = motion_of(spots)
+        if followed is None:
+            continue
+        placed = _placement(frame, blobs, diamonds, previous.homography, followed)
+        if placed is not None and placed.rigid:
+            return placed
+        found = found or placed
+    return found
+
+
+def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
+               homography: np.ndarray,
+               followed: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RingFit | None:
+    """The ring placed by a motion of the last view (:func:`follow_ring`)."""
     motion, nearest, ok = followed
     found = int(ok.sum())
     moved = homography @ motion
     # five diamonds or more also fix a small turn or zoom; four fix only the motion
     fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
-    for candidate in (fitted, moved):
-        placed = _placed(candidate, blobs, diamonds)
-        if placed is not None:
-            chosen, members = placed
-            break
+    placed_fitted, placed_moved = _placed(fitted, blobs, diamonds), _placed(moved, blobs,
+                                                                          diamonds)
+    fit_moved = None if placed_moved is None else _labelled_fit(moved, blobs,
+                                                                placed_moved[1])
+    # the moved ring is the last camera moved when its diamonds lie tightly on it; four
+    # may also match a shift of an older view through a zoom or a pitch change, loosely
+    # (a walk-through showed its unseen places off). A refit is rigid when it puts every
+    # place where the moved ring does; when it does not but the moved ring is tight, the
+    # refit on five diamonds bends its unseen places (the bottom row under the chat
+    # panel after a zoom) and the moved ring is taken
+    tight = fit_moved is not None and fit_moved.fit_error <= _RIGID_FIT_ERROR
+    if placed_fitted is not None and (_same_places(fitted, moved) or not tight):
+        (chosen, members), rigid = placed_fitted, _same_places(fitted, moved)
+        fit = _labelled_fit(chosen, blobs, members)
+    elif fit_moved is not None:
+        chosen, fit, rigid = moved, fit_moved, tight
     else:
         return None
-    fit = _labelled_fit(chosen, blobs, members)
-    # four diamonds may also match a shift of an older view through a zoom or a pitch
-    # change, loosely (a walk-through showed its unseen places off): only a tight match
-    # is the same camera moved; a refit is rigid when it puts every place there
-    rigid = (fit.fit_error <= _RIGID_FIT_ERROR if candidate is moved
-             else _same_places(chosen, moved))
     if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
         return None
     return replace(fit, rigid=rigid)
@@ -420,6 +447,59 @@ def _turned(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | No
         return None
     if np.any(np.hypot(*(spots - middle).T) <= _FOLLOW_TOLERANCE):
         return None  # a diamond where the ring has none
+    return motion, nearest, ok
+
+
+def _zoomed(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The ring scaled and shifted on the floor, not turned: the camera zoomed about the
+    player (moved along its line of sight, so the floor it sees is the last one scaled
+    about the player's point), maybe while the player walked. Each pair of diamonds as
+    a pair of plates in the same direction proposes one scale and shift; the best must
+    lead every placement with its middle elsewhere or a scale 15% apart by one diamond
+    (two at four), and its middle must be empty."""
+    n = len(spots)
+    if n < _MIN_FOLLOWED:
+        return None
+    i, j = np.triu_indices(n, 1)
+    a, b = np.array([(p, q) for p in range(8) for q in range(8) if p != q]).T
+    seen = spots[j] - spots[i]
+    plan = _RING[b] - _RING[a]
+    angle = np.arctan2(seen[:, None, 1], seen[:, None, 0]) - np.arctan2(plan[None, :, 1],
+                                                                        plan[None, :, 0])
+    parallel = np.abs((angle + np.pi) % (2 * np.pi) - np.pi) <= _ZOOM_ANGLE
+    scale = np.hypot(*seen.T)[:, None] / np.hypot(*plan.T)[None, :]
+    pi, pa = np.nonzero(parallel & (scale >= _ZOOM_RANGE[0]) & (scale <= _ZOOM_RANGE[1]))
+    if not len(pi):
+        return None
+    k = scale[pi, pa]
+    shift = (spots[i[pi]] + spots[j[pi]]) / 2 - k[:, None] * (_RING[a[pa]] + _RING[b[pa]]) / 2
+    placed = k[:, None, None] * _RING[None] + shift[:, None, :]  # (h, 8, 2)
+    d = np.hypot(*(placed[:, :, None, :] - spots[None, None, :, :]).transpose(3, 0, 1, 2))
+    counts = (d.min(axis=2) <= _FOLLOW_TOLERANCE).sum(axis=1)
+    best = int(np.argmax(counts))
+    nearest, ok = _ring_matches(spots, placed[best])
+    scale_best, shift_best = k[best], shift[best]
+    for _ in range(2):  # the least-squares scale and shift of the matched, then match again
+        if ok.sum() < 2:
+            return None
+        plates, points = _RING[ok], spots[nearest[ok]]
+        plates_c, points_c = plates - plates.mean(0), points - points.mean(0)
+        scale_best = float(np.sum(plates_c * points_c) / np.sum(plates_c ** 2))
+        shift_best = points.mean(0) - scale_best * plates.mean(0)
+        nearest, ok = _ring_matches(spots, scale_best * _RING + shift_best)
+    found = int(ok.sum())
+    if found < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < found:
+        return None
+    middle = scale_best * np.ones(2) + shift_best
+    middles = k[:, None] * np.ones(2) + shift
+    other = (np.hypot(*(middles - middle).T) > 0.5) | (np.abs(k / scale_best - 1) > 0.15)
+    rivals = counts[other]
+    if len(rivals) and rivals.max() > found - (2 if found == _MIN_FOLLOWED else 1):
+        return None
+    if np.any(np.hypot(*(spots - middle).T) <= _FOLLOW_TOLERANCE):
+        return None  # a diamond where the ring has none
+    motion = np.array([[scale_best, 0, shift_best[0]], [0, scale_best, shift_best[1]],
+                       [0, 0, 1]], np.float64)
     return motion, nearest, ok
 
 

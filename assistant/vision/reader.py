@@ -315,12 +315,13 @@ def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> 
 
 
 def follow_frame(frame: np.ndarray, previous: GridGeometry,
-                 profile: Profile | None = None, *, turned: bool = False) -> Reading:
+                 profile: Profile | None = None, *, turned: bool = False,
+                 zoomed: bool = False) -> Reading:
     """Read the ToA ring by following it from ``previous``, the place the live loop last
     saw it, when locating afresh finds nothing: after a step the camera has moved with
     the player, and the player and team-mates may leave too few diamonds for a fresh
-    search (:func:`assistant.vision.locate.follow_ring`; ``turned``: also a ring the
-    camera turned about the player). The plates keep their labels."""
+    search (:func:`assistant.vision.locate.follow_ring`; ``turned``, ``zoomed``: also a
+    ring the camera turned or zoomed about the player). The plates keep their labels."""
     from assistant.profile import GridSpec
 
     bgr = as_bgr(frame)
@@ -330,7 +331,7 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
         return _abstain(NOT_IN_VIEW, "auto")
     look = Look(profile.appearance.look) if profile is not None else Look.TOA_PLATE
     refs = profile.appearance.references_bgr() if profile is not None else None
-    fit = follow_ring(whole, previous, turned=turned)
+    fit = follow_ring(whole, previous, turned=turned, zoomed=zoomed)
     if fit is None:
         return _abstain(NOT_IN_VIEW, "auto")
     unmatched = tuple(
