@@ -69,6 +69,7 @@ __all__ = [
     "STILL_TOLERANCE",
     "BoardHistory",
     "Inference",
+    "cell_at",
     "common_presses",
     "off_cardinal_deg",
     "quarter_turns_between",
@@ -306,7 +307,7 @@ class BoardHistory:
             standing = None
             if still is not None and turn in still:
                 steps, snaps = 0, still if snaps is None else snaps  # the player stood still
-                standing = _cell_at(anchors[1], completions[0])
+                standing = cell_at(anchors[1], completions[0])
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
@@ -549,7 +550,7 @@ def _out_of_reach(board: Board, reading: Reading,
     return frozenset(far)
 
 
-def _cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:
+def cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:
     """The present cell whose centre is within :data:`STANDING_RADIUS` of a grid point
     (x = column, y = row), or None."""
     x, y = point

@@ -688,3 +688,20 @@ def test_a_snap_while_the_statue_was_hidden_keeps_the_truth(turns):
                                        landmark=turn_side(STATUE, turns))
             assert after in inference.candidates, (board.format(), plate)
             assert inference.board in (None, after)
+
+
+def test_a_reading_with_a_plate_hidden_too_reads_it_no_more():
+    """The live loop hides the plate under the player (``Reading.with_hidden``): the cell
+    joins the hidden ones, its tile is unread, and the completions cover both states."""
+    board = toa_board("111/1#0/101")
+    reading = reading_of(board, [(1, 2)])
+    hidden = reading.with_hidden(((2, 1),))
+    assert hidden.hidden == ((1, 2), (2, 1)) and hidden.board is None
+    assert hidden.board_text == "111/1#?/1?1"
+    tile = next(t for t in hidden.tiles if (t.row, t.col) == (2, 1))
+    assert tile.hidden and tile.lit is None
+    assert {b.format() for b in hidden.completions()} == {
+        "111/1#0/101", "111/1#1/101", "111/1#0/111", "111/1#1/111"}
+    assert reading.with_hidden(((1, 2),)) is reading  # hidden already
+    whole = reading_of(board).with_hidden(((0, 0),))
+    assert whole.board is None and whole.partial.format() == "011/1#0/101"

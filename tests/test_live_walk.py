@@ -94,3 +94,23 @@ def test_the_spot_is_trusted_only_where_the_camera_draws_the_player():
             assert abs(x - cx) < 8 and abs(y - cy) < 8, (index, loop._spot_cache)
         if index >= 16 and not sequence.held:  # (the stabiliser holds a step's frame)
             assert judge_state(state, frame) == "right", index
+
+
+def test_the_plate_under_the_player_is_never_read():
+    """A held-out walk-through on the screenshot's floor (seed 2, session 16): the player,
+    in olive-gold trousers, steps onto a lit plate and stands centred on it; the trousers
+    over the diamond read as an unlit plate, the history took that board through the turn
+    after it, and the marks were wrong for two frames. Once the spot where the camera
+    keeps the player is known, the plate under it is hidden, not read, and the step onto
+    it tells its state."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 2 * 100_003 + 16, source="screenshot")
+    assert [frame.event for frame in walk[20:23]] == ["stepped", "turn", "idle"]
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk[:23]):
+        state = sequence.feed(frame.scene.frame)
+        assert judge_state(state, frame) != "wrong" or sequence.held, index
+    loop = sequence.loop
+    assert loop._spot_trusted
+    assert len(loop.last_observed.reading.hidden) == 1  # the player's plate
+    assert judge_state(state, walk[22]) == "right"

@@ -488,7 +488,8 @@ def _zoomed(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | No
         shift_best = points.mean(0) - scale_best * plates.mean(0)
         nearest, ok = _ring_matches(spots, scale_best * _RING + shift_best)
     found = int(ok.sum())
-    if found < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < found:
+    if found < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < found \
+            or not _ZOOM_RANGE[0] <= scale_best <= _ZOOM_RANGE[1]:
         return None
     middle = scale_best * np.ones(2) + shift_best
     middles = k[:, None] * np.ones(2) + shift

@@ -175,6 +175,24 @@ class Reading:
                 sentences.append(f"{noun} at {places} {one if len(group) == 1 else several}.")
         return " ".join(sentences)
 
+    def with_hidden(self, cells: tuple[tuple[int, int], ...]) -> Reading:
+        """This reading with ``cells`` hidden too, not read (a plate the live loop knows
+        someone stands on); itself when it abstains or they are hidden already."""
+        extra = tuple(cell for cell in cells if cell not in self.hidden)
+        known = self.board if self.board is not None else self.partial
+        if self.abstain or known is None or not extra:
+            return self
+        states = np.array(known.states)
+        for cell in extra:
+            states[cell] = 0
+        tiles = tuple(
+            replace(tile, lit=None, confidence=0.0, hidden=True)
+            if (tile.row, tile.col) in extra else tile
+            for tile in self.tiles
+        )
+        return replace(self, board=None, partial=known.with_states(states),
+                       hidden=tuple(sorted((*self.hidden, *extra))), tiles=tiles)
+
     def completions(self) -> tuple[Board, ...]:
         """Every board the frame could show: one per assignment of the hidden cells (just
         the board when nothing is hidden, nothing when abstaining)."""
