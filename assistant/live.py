@@ -574,10 +574,10 @@ class LiveLoop:
         if blank:
             return LiveState("blank", blank, window=area)
         read, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
-        reading = self._players_plate_hidden(read, area, offset)
+        view = self._view_corners(read, offset)  # None when the reading abstains
+        reading = self._players_plate_hidden(read, view, area, offset)
         now = self.clock()
         since = None if self._last_reading_at is None else now - self._last_reading_at
-        view = self._view_corners(reading, offset)  # None when the reading abstains
         self._note_view(view)
         # (from the plates the reader itself found hidden: the plate hidden under a spot
         # learnt wrong must not teach that spot again)
@@ -813,31 +813,23 @@ class LiveLoop:
                                                    spot[1] - offset[1]]]))[0]
         return float(x), float(y)
 
-    def _players_plate_hidden(self, reading: Reading, area: Rect,
+    def _players_plate_hidden(self, reading: Reading, view: np.ndarray | None, area: Rect,
                               offset: tuple[int, int]) -> Reading:
         """``reading`` with the plate under the player hidden, once the spot where the camera
         keeps the player is trusted: a plate whose centre lies within
-        :data:`assistant.inference.STANDING_RADIUS` of the floor under the spot has the
-        player on it, and is not read whatever it shows (when one more hidden plate is
-        allowed).
+        :data:`assistant.inference.STANDING_RADIUS` of the floor under the spot
+        (:meth:`_player_point`) has the player on it, and is not read whatever it shows
+        (when one more hidden plate is allowed).
 
         Why: a player in olive-gold trousers, centred on a lit plate, left a blob of a
         diamond's size and place that read *unlit*; the history then explained the next
         turn with that board, and the marks were wrong (a held-out walk-through on the
         screenshot's floor). The step onto the plate tells its state anyway."""
-        if reading.abstain or reading.geometry is None or \
-                len(reading.hidden) >= MAX_HIDDEN_IN_SESSION or \
-                not self.reader.profile.grid.is_toa_ring:
+        if len(reading.hidden) >= MAX_HIDDEN_IN_SESSION:
             return reading
-        spot = self._spot(area)
-        if spot is None or not self._spot_trusted:
-            return reading
-        x, y = reading.geometry.to_grid(np.array([[spot[0] - offset[0],
-                                                   spot[1] - offset[1]]]))[0]
-        standing = cell_at((float(x), float(y)), reading.partial or reading.board)
-        if standing is None or standing not in TOA_PLATES:
-            return reading
-        return reading.with_hidden((standing,))
+        point = self._player_point(reading, view, area, offset)
+        standing = None if point is None else cell_at(point, reading.partial or reading.board)
+        return reading if standing is None else reading.with_hidden((standing,))
 
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""

@@ -268,8 +268,9 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
     # refit on five diamonds bends its unseen places (the bottom row under the chat
     # panel after a zoom) and the moved ring is taken
     tight = fit_moved is not None and fit_moved.fit_error <= _RIGID_FIT_ERROR
-    if placed_fitted is not None and (_same_places(fitted, moved) or not tight):
-        (chosen, members), rigid = placed_fitted, _same_places(fitted, moved)
+    same = placed_fitted is not None and _same_places(fitted, moved)
+    if placed_fitted is not None and (same or not tight):
+        (chosen, members), rigid = placed_fitted, same
         fit = _labelled_fit(chosen, blobs, members)
     elif fit_moved is not None:
         chosen, fit, rigid = moved, fit_moved, tight
