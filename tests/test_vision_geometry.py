@@ -12,7 +12,12 @@ from assistant.vision import (
     SAMPLE_RADIUS,
     geometry_from_corners,
 )
-from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
+from assistant.vision.geometry import (
+    DIAMOND_EXTENT,
+    SAMPLE_OFFSETS,
+    SAMPLE_SECTORS,
+    GridGeometry,
+)
 
 
 def test_radii_leave_the_sampled_area_and_the_plate_frame_alone():
@@ -70,3 +75,53 @@ def test_to_grid_undoes_to_image_on_an_oblique_view():
     geometry = geometry_from_corners(3, 3, corners)
     points = np.array([[0.0, 0.0], [2.0, 1.0], [1.3, 0.4], [-0.5, 2.5]])
     assert np.allclose(geometry.to_grid(geometry.to_image(points)), points, atol=1e-6)
+
+
+def _view(spacing: float, yaw_deg: float, squash: float) -> GridGeometry:
+    """A ring seen turned by ``yaw_deg`` and squashed top to bottom (a steep camera)."""
+    a = np.radians(yaw_deg)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    linear = np.diag([1.0, squash]) @ turn * spacing
+    return GridGeometry(3, 3, np.array([[*linear[0], 300.0], [*linear[1], 200.0], [0, 0, 1]]))
+
+
+def _inside_outline_px(geometry: GridGeometry, cell: tuple[int, int],
+                       points: np.ndarray) -> np.ndarray:
+    """How far (pixels) each image point lies inside the cell's gold diamond on screen."""
+    import cv2
+
+    r, c = cell
+    d = DIAMOND_EXTENT
+    outline = geometry.to_image(np.array([(c, r - d), (c + d, r), (c, r + d), (c - d, r)]))
+    contour = outline.astype(np.float32).reshape(-1, 1, 2)
+    return np.array([cv2.pointPolygonTest(contour, (float(x), float(y)), True)
+                     for x, y in points])
+
+
+def test_the_sampled_lattice_fills_a_large_diamond_as_drawn():
+    geometry = _view(60.0, 0.0, 1.0)
+    cells = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    assert np.array_equal(geometry.diamond_sample_scale(cells), np.ones(len(cells)))
+    assert np.allclose(geometry.sample_points(cells, SAMPLE_OFFSETS, inside_diamond=True),
+                       geometry.sample_points(cells, SAMPLE_OFFSETS))
+
+
+@pytest.mark.parametrize("yaw", [0.0, 35.0, 45.0, 80.0])
+def test_a_small_squashed_diamond_is_sampled_a_margin_inside_its_outline(yaw):
+    """Far away at a steep camera a diamond is a few pixels tall: the lattice shrinks so
+    every point stays the margin inside the outline (JPEG and resampling blend the
+    outline's pixels with the purple frame), never below its smallest extent."""
+    from assistant.vision.geometry import _MIN_SAMPLE_EXTENT, _OUTLINE_MARGIN_PX
+
+    cells = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+    for spacing, squash in ((47.0, 0.4), (60.0, 0.55), (35.0, 0.6)):
+        geometry = _view(spacing, yaw, squash)
+        scale = geometry.diamond_sample_scale(cells)
+        if squash <= 0.4:
+            assert (scale < 1.0).all()
+        points = geometry.sample_points(cells, SAMPLE_OFFSETS, inside_diamond=True)
+        for i, cell in enumerate(cells):
+            inside = _inside_outline_px(geometry, cell, points[i])
+            assert inside.min() > 0.0  # always on the diamond
+            if scale[i] * 0.12 > _MIN_SAMPLE_EXTENT + 1e-9:
+                assert inside.min() >= _OUTLINE_MARGIN_PX - 0.05, (spacing, squash, cell)

@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = [
     "CORNER_NAMES",
+    "DIAMOND_EXTENT",
     "MARK_INNER_RADIUS",
     "MARK_OUTER_RADIUS",
     "PLATE_RADIUS",
@@ -43,6 +44,14 @@ CORNER_NAMES = ("top_left", "top_right", "bottom_right", "bottom_left")
 # diamond's bevel and outline, so only its flat face is read.
 _SAMPLE_EXTENT = 0.12
 _SAMPLE_STEPS = 9
+#: The ToA gold diamond: |u| + |v| <= this (grid units).
+DIAMOND_EXTENT = 0.165
+# Small plates at a steep camera: the image keeps this many pixels between the sampled
+# lattice and the diamond's outline (JPEG and resampling blend the outline with the purple
+# frame over a pixel or two, and the unlit diamond's faint blue makes its look swing with
+# any of it), shrinking the lattice down to this extent at the least.
+_OUTLINE_MARGIN_PX = 1.5
+_MIN_SAMPLE_EXTENT = 0.06
 
 
 def _sample_offsets() -> np.ndarray:
@@ -126,10 +135,34 @@ class GridGeometry:
         spacing = self.local_spacing(row, col)
         return MARK_INNER_RADIUS * spacing, MARK_OUTER_RADIUS * spacing
 
-    def sample_points(self, cells: list[tuple[int, int]], offsets: np.ndarray) -> np.ndarray:
-        """Image points (len(cells), len(offsets), 2) of ``offsets`` around each cell."""
-        grid = np.array([(c, r) for r, c in cells], np.float64)[:, None, :] + offsets[None]
+    def sample_points(self, cells: list[tuple[int, int]], offsets: np.ndarray, *,
+                      inside_diamond: bool = False) -> np.ndarray:
+        """Image points (len(cells), len(offsets), 2) of ``offsets`` around each cell.
+
+        ``inside_diamond``: the offsets are :data:`SAMPLE_OFFSETS` on a ToA plate; where
+        the diamond is small on screen, the lattice shrinks to keep a margin of pixels
+        from its outline (:meth:`diamond_sample_scale`)."""
+        centres = np.array([(c, r) for r, c in cells], np.float64)
+        scale = self.diamond_sample_scale(cells) if inside_diamond else np.ones(len(cells))
+        grid = centres[:, None, :] + offsets[None] * scale[:, None, None]
         return self.to_image(grid.reshape(-1, 2)).reshape(len(cells), len(offsets), 2)
+
+    def diamond_sample_scale(self, cells: list[tuple[int, int]]) -> np.ndarray:
+        """Per cell, the factor (at most 1) applied to :data:`SAMPLE_OFFSETS` so the
+        lattice stays :data:`_OUTLINE_MARGIN_PX` inside each edge of the diamond on screen
+        (a plate far away at a steep camera is only a few pixels across one way)."""
+        centres = np.array([(c, r) for r, c in cells], np.float64)
+        step = 0.05
+        probes = centres[:, None, :] + np.array([(0, 0), (step, 0), (0, step)])[None]
+        image = self.to_image(probes.reshape(-1, 2)).reshape(len(cells), 3, 2)
+        (a, c), (b, d) = (image[:, 1] - image[:, 0]).T / step, (image[:, 2] - image[:, 0]).T / step
+        # the image pixels per grid unit along u are (a, c), along v (b, d); an edge
+        # u +- v = const lies 1 / |J^-T n| pixels per grid unit from the next one, with
+        # J^-T n = (d n1 - c n2, a n2 - b n1) / det (a flat placement: the least extent)
+        det = np.maximum(np.abs(a * d - b * c), 1e-9)
+        per_unit = np.maximum(np.hypot(d - c, a - b), np.hypot(d + c, -a - b)) / det
+        extent = DIAMOND_EXTENT - _OUTLINE_MARGIN_PX * per_unit
+        return np.clip(extent, _MIN_SAMPLE_EXTENT, _SAMPLE_EXTENT) / _SAMPLE_EXTENT
 
 
 def geometry_from_corners(rows: int, cols: int, corners: np.ndarray) -> GridGeometry:

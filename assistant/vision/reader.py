@@ -428,7 +428,8 @@ def _read_cells(
     """``placed_surely``: the grid was just placed on seven diamonds or more, so a covered
     plate is not checked for the plain floor (see below)."""
     cells = grid.cells
-    points = geometry.sample_points(cells, SAMPLE_OFFSETS)
+    points = geometry.sample_points(cells, SAMPLE_OFFSETS,
+                                    inside_diamond=look is Look.TOA_PLATE)
     centres = geometry.to_image(np.array([(c, r) for r, c in cells], np.float64))
     height, width = bgr.shape[:2]
     inside = (
