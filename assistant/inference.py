@@ -59,6 +59,7 @@ from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading
 
 __all__ = [
+    "AWAY_TOLERANCE",
     "CARDINAL_TOLERANCE_DEG",
     "GAME_TICK_SECONDS",
     "MAX_STEPS_BETWEEN",
@@ -112,6 +113,13 @@ STANDING_RADIUS = 0.25
 #: game tick the player enters it, when the body may still be two tiles (a tick's run)
 #: short of it, plus the spot's own error (about 0.2 at a steep camera).
 STEP_REACH = 1.25
+#: A step onto a cell a moment ago leaves the player heading for it: the plate toggles on
+#: the game tick the player enters it, and the body on screen follows the same path a tick
+#: or two behind (:data:`STEP_REACH`), so it is still on its way to that plate, or on it.
+#: The floor under the player's spot moving away from a cell by more than this (grid
+#: units, between readings a moment apart) rules out a step onto it: the plate the player
+#: is leaving, whose trio a steep camera may hide entirely behind the body.
+AWAY_TOLERANCE = 0.1
 #: A snap of the camera lands it looking exactly along the room's axes (the compass's
 #: "Look North / East / South / West"; the game has no roll), so the floor's axes then run
 #: across the screen: a view whose floor direction across the screen is further than this
@@ -313,13 +321,13 @@ class BoardHistory:
             snap_steps = steps if self._missed else steps - self.max_steps
             out_of_reach = _out_of_reach(completions[0], reading, player)
             reached, sides = self._reachable(completions, turn, steps, landmark, snaps,
-                                             snap_steps, out_of_reach)
+                                             snap_steps, out_of_reach, anchors)
             if not reached and landmark is not None:
                 # the side seen contradicts every explanation the ring allows: the side
                 # was misread (a body in gold standing in front of another side, its
                 # head beyond the plates at a low camera), not the whole history
                 reached, sides = self._reachable(completions, turn, steps, None, snaps,
-                                                 snap_steps, out_of_reach)
+                                                 snap_steps, out_of_reach, anchors)
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}
@@ -384,6 +392,7 @@ class BoardHistory:
         snaps: frozenset[int] | None = None,
         snap_steps: int | None = None,
         out_of_reach: frozenset = frozenset(),
+        anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
     ) -> tuple[dict[Board, frozenset], dict[Board, frozenset]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
@@ -401,7 +410,9 @@ class BoardHistory:
         the cell stepped on when one step explains it, not known (None) past one step.
 
         ``out_of_reach``: cells no single step of this transition was onto, when it allows
-        one step (:func:`_out_of_reach`); with more time between, they are not used."""
+        one step (:func:`_out_of_reach`); with more time between, they are not used.
+        ``anchors`` (as for :meth:`update`): nor a cell the player moved away from
+        (:data:`AWAY_TOLERANCE`)."""
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return {}, {}  # too many unseen steps: anything is possible, the frame decides
@@ -441,7 +452,7 @@ class BoardHistory:
                 delta = (flat - turned.states[turned.present].astype(np.int64)) % candidate.k
                 if np.any(np.all(allowed == delta[None, :], axis=1)):
                     after = self._last_steps_after(candidate, delta, before, turn, n,
-                                                   out_of_reach)
+                                                   out_of_reach, anchors)
                     if after:
                         last |= after
                         seen |= carried
@@ -452,7 +463,9 @@ class BoardHistory:
         return kept, sides
 
     def _last_steps_after(self, candidate: Board, delta: np.ndarray, before: Board,
-                          turn: int, steps: int, out_of_reach: frozenset = frozenset()) -> set:
+                          turn: int, steps: int, out_of_reach: frozenset = frozenset(),
+                          anchors: tuple[tuple[float, float], tuple[float, float]] | None
+                          = None) -> set:
         """The cells the last step may have been onto, for ``candidate`` reached from
         ``before`` (turned ``turn`` quarters) by ``delta`` within ``steps`` steps; empty
         when no step the player can have taken explains it (one step of a transition a
@@ -461,7 +474,8 @@ class BoardHistory:
             return {None if cell is None else turn_cell(cell, before.shape, turn)
                     for cell in self._belief[before]}
         if steps == 1:
-            return set(_stepped_cells(candidate, delta)) - out_of_reach
+            cells = set(_stepped_cells(candidate, delta)) - out_of_reach
+            return cells - _left_behind(cells, anchors, candidate, turn)
         return {None}
 
     def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
@@ -548,6 +562,21 @@ def _out_of_reach(board: Board, reading: Reading,
         far.update((int(r), int(c)) for r, c in np.argwhere(board.present)
                    if math.hypot(x - c, y - r) > STEP_REACH)
     return frozenset(far)
+
+
+def _left_behind(cells: set, anchors: tuple[tuple[float, float], tuple[float, float]] | None,
+                 board: Board, turn: int) -> set:
+    """The ``cells`` the floor under the player's spot moved away from (by more than
+    :data:`AWAY_TOLERANCE`) between the last reading and this one, the labels having
+    turned ``turn`` quarters: no step a moment ago was onto them."""
+    if anchors is None or not cells:
+        return set()
+    before, now = anchors
+    if turn:
+        before = turn_point(before, board.rows, turn)
+    return {cell for cell in cells
+            if math.dist(now, (cell[1], cell[0]))
+            > math.dist(before, (cell[1], cell[0])) + AWAY_TOLERANCE}
 
 
 def cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:

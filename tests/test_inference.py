@@ -449,12 +449,14 @@ def test_a_player_who_stood_still_stepped_on_nothing():
 
 def test_a_player_who_moved_or_was_long_unseen_keeps_every_step_possible():
     """The truth is never excluded: a step onto a hidden plate is kept when the floor under
-    the player moved, and when the readings are so far apart that the player could have
-    left the plate and come back (a still-looking spot proves nothing then)."""
-    moved = (ON_RIGHT_PLATE, (1.0, 0.0))
+    the player moved (towards it: the body trails the toggle), and when the readings are
+    so far apart that the player could have left the plate and come back (a still-looking
+    spot proves nothing then)."""
     for board in all_toa_boards()[::7]:
         for plate in TOA_PLATES:
             after = board.press(*plate)
+            x, y = _on(plate)
+            moved = ((x + 1.0, y), (x + 0.6, y))
             for anchors, seconds in ((moved, 0.1), (STILL, 0.5)):
                 history = BoardHistory()
                 history.update(reading_of(board), 0.1, anchors=anchors)
@@ -652,6 +654,52 @@ def test_a_step_with_the_body_two_tiles_short_of_the_plate_is_kept() -> None:
                 history.update(reading_of(board), 0.1)
                 inference = history.update(reading_of(after, [plate]), 0.1,
                                            player=(c + dx, r + dy))
+                assert after in inference.candidates, (board.format(), plate, dx, dy)
+                assert inference.board in (None, after)
+
+
+@pytest.mark.parametrize("angle", [0.0, 12.0])
+def test_a_player_walking_off_a_plate_did_not_step_onto_it(angle) -> None:
+    """The player leaves the plate last stepped on, whose trio the body hides at a steep
+    camera, nothing in view changing: the floor under the spot moving away from that
+    plate rules out a step onto it (all 256 boards x 8 plates x 4 directions). Between
+    the room's axes (no snap possible) the board is then certain."""
+    for board in all_toa_boards():
+        snapped = {turn_board(board, turns) for turns in range(4)}
+        for plate in TOA_PLATES:
+            r, c = plate
+            stepped = board.press(*plate)
+            for dx, dy in ((0.3, 0.0), (-0.3, 0.0), (0.0, 0.3), (0.2, -0.2)):
+                before, now = (c + dx, r + dy), (c + 2 * dx, r + 2 * dy)
+                history = BoardHistory()
+                history.update(reading_of(board, angle_deg=angle), 0.1)
+                inference = history.update(
+                    reading_of(board, _trio(plate), angle_deg=angle), 0.1,
+                    anchors=(before, now), player=now)
+                assert board in inference.candidates, (board.format(), plate, dx, dy)
+                if stepped not in snapped:
+                    assert stepped not in inference.candidates, (board.format(), plate)
+                if angle:
+                    assert inference.board == board
+
+
+def test_a_player_heading_for_a_plate_keeps_the_step_onto_it() -> None:
+    """The body on screen trails the toggle by up to two tiles and is still on its way:
+    every step onto a hidden plate, the floor under the spot coming nearer to it from a
+    grid unit off (or standing still short of it), keeps the truth, and a certain board is
+    the true one."""
+    for board in all_toa_boards()[::2]:
+        for plate in TOA_PLATES:
+            after = board.press(*plate)
+            r, c = plate
+            for dx, dy, closing in ((1.0, 0.0, 0.2), (0.0, -1.0, 0.2), (0.7, 0.7, 0.0),
+                                    (-0.6, 0.0, 0.05)):
+                before = (c + dx, r + dy)
+                now = (c + dx * (1 - closing), r + dy * (1 - closing))
+                history = BoardHistory()
+                history.update(reading_of(board), 0.1)
+                inference = history.update(reading_of(after, [plate]), 0.1,
+                                           anchors=(before, now), player=now)
                 assert after in inference.candidates, (board.format(), plate, dx, dy)
                 assert inference.board in (None, after)
 
