@@ -20,6 +20,7 @@ searched at half resolution first and at full resolution only when that finds no
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -180,6 +181,8 @@ def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozen
 
 # Following the ring from the last place it was seen (see follow_ring).
 _MIN_FOLLOWED = 4  # diamonds on the moved ring
+#: a motion of the ring on the floor last seen -> whether its middle holds a plate
+_MiddleCheck = Callable[[np.ndarray], bool] | None
 _MIN_TURNED = 5  # ... on a ring turned on the floor too
 # A zoom scales the floor the last camera saw (grid units): pairs of diamonds in the same
 # direction as a pair of plates, within this angle, propose a scale in this range (the
@@ -232,13 +235,19 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     if found_on_floor is None:
         return None
     blobs, diamonds, spots = found_on_floor
+
+    def plate_in_middle(motion: np.ndarray) -> bool:
+        # a diamond in a placement's middle is a plate's when it sits in a purple frame;
+        # a figure crossing the middle tile (a head, gold clothes) has none
+        return _middle_is_framed(frame[..., :3], previous.homography @ motion)
+
     # a shift first; a turn or zoom about the player when asked for and the shift finds
     # nothing or fits only loosely (a zoomed view still matches a shift within the
     # follow's tolerance, its refit bending the places it did not see)
     found = None
     motions = [_shifted] + [_turned] * turned + [_zoomed] * zoomed
     for motion_of in motions:
-        followed = motion_of(spots)
+        followed = motion_of(spots, plate_in_middle)
         if followed is None:
             continue
         placed = _placement(frame, blobs, diamonds, previous.homography, followed)
@@ -259,6 +268,18 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
     fitted = _fit(blobs.centres, ok, diamonds[nearest]) if found >= 5 else None
     placed_fitted, placed_moved = _placed(fitted, blobs, diamonds), _placed(moved, blobs,
                                                                           diamonds)
+    if placed_fitted is not None:
+        # a blob the motion matched but the fit finds odd-sized off its place (the player
+        # over the plate just stepped on) bent the fit: fit again without it, as a fresh
+        # search does (:func:`_refine`); its neighbours' places were off by a few pixels,
+        # enough to show them partly covered
+        members = np.isin(diamonds[nearest], sorted(placed_fitted[1]))
+        kept = ok & members
+        if kept.sum() >= 5 and kept.sum() < found:
+            refitted = _fit(blobs.centres, kept, diamonds[nearest])
+            placed_refitted = _placed(refitted, blobs, diamonds)
+            if placed_refitted is not None:
+                fitted, placed_fitted = refitted, placed_refitted
     fit_moved = None if placed_moved is None else _labelled_fit(moved, blobs,
                                                                 placed_moved[1])
     # the moved ring is the last camera moved when its diamonds lie tightly on it; four
@@ -366,21 +387,30 @@ def _ring_matches(spots: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.n
     return d.argmin(axis=1), d.min(axis=1) <= _FOLLOW_TOLERANCE
 
 
-def _shifted(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _shifted(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The ring shifted on the floor (the camera followed the player at the same yaw):
-    the motion (3x3, grid to the previous floor) and the matches, or None when unsure."""
+    the motion (3x3, grid to the previous floor) and the matches, or None when unsure.
+    ``plate_in_middle``: whether a motion's middle, where a diamond lies, is a plate's
+    (:func:`_middle_is_framed`); without it every diamond there counts as one."""
     def matches(shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return _ring_matches(spots, _RING + shift)
 
     shifts = (spots[:, None, :] - _RING[None, :, :]).reshape(-1, 2)
-    # a placement with a diamond in its middle is no ring, and no rival either (the click
-    # arrow on the floor a row beyond the plates made one of five, the real top row's
-    # middle diamond in its middle)
+    # a placement with a diamond in its middle is no rival (the click arrow on the floor a
+    # row beyond the plates made one of five, the real top row's middle diamond in its
+    # middle), and no ring when that diamond sits in a plate's frame (a figure crossing
+    # the middle tile, in gold or orange, does not)
     middle_taken = np.hypot(*(spots[None, :, :] - (shifts[:, None, :] + 1.0))
                             .transpose(2, 0, 1)).min(axis=1) <= _FOLLOW_TOLERANCE
     counts = np.array([matches(shift)[1].sum() for shift in shifts])
+    plate_there = middle_taken.copy()
+    if plate_in_middle is not None:
+        plate_there &= np.array([bool(taken) and plate_in_middle(_translation(shift))
+                                 for shift, taken in zip(shifts, middle_taken, strict=True)],
+                                bool)
+    best = shifts[int(np.argmax(np.where(plate_there, 0, counts)))]
     counts[middle_taken] = 0
-    best = shifts[int(np.argmax(counts))]
     nearest, ok = matches(best)
     for _ in range(2):  # the mean shift of the matched diamonds, then match again
         best = np.mean(spots[nearest[ok]] - _RING[ok], axis=0)
@@ -391,12 +421,13 @@ def _shifted(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | N
     rivals = counts[np.hypot(*(shifts - best).T) > 0.5]
     if len(rivals) and rivals.max() > found - (2 if found == _MIN_FOLLOWED else 1):
         return None  # another shift fits (nearly) as many diamonds: which plate is unsure
-    if np.any(np.hypot(*(spots - (best + 1.0)).T) <= _FOLLOW_TOLERANCE):
+    if _diamond_in_middle(spots, best + 1.0, _translation(best), plate_in_middle):
         return None  # a diamond where the ring has none
-    return np.array([[1, 0, best[0]], [0, 1, best[1]], [0, 0, 1]], np.float64), nearest, ok
+    return _translation(best), nearest, ok
 
 
-def _turned(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _turned(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The ring turned and shifted on the floor: the camera turned about the player (a
     yaw change turns the floor as the previous camera saw it, rigidly, about the player's
     point), maybe while the player walked. One unknown more than a shift, so it needs
@@ -446,12 +477,13 @@ def _turned(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | No
     rivals = counts[off_middle | quarter]
     if len(rivals) and rivals.max() > found - 1:
         return None
-    if np.any(np.hypot(*(spots - middle).T) <= _FOLLOW_TOLERANCE):
+    if _diamond_in_middle(spots, middle, motion, plate_in_middle):
         return None  # a diamond where the ring has none
     return motion, nearest, ok
 
 
-def _zoomed(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _zoomed(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The ring scaled and shifted on the floor, not turned: the camera zoomed about the
     player (moved along its line of sight, so the floor it sees is the last one scaled
     about the player's point), maybe while the player walked. Each pair of diamonds as
@@ -498,11 +530,24 @@ def _zoomed(spots: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | No
     rivals = counts[other]
     if len(rivals) and rivals.max() > found - (2 if found == _MIN_FOLLOWED else 1):
         return None
-    if np.any(np.hypot(*(spots - middle).T) <= _FOLLOW_TOLERANCE):
-        return None  # a diamond where the ring has none
     motion = np.array([[scale_best, 0, shift_best[0]], [0, scale_best, shift_best[1]],
                        [0, 0, 1]], np.float64)
+    if _diamond_in_middle(spots, middle, motion, plate_in_middle):
+        return None  # a diamond where the ring has none
     return motion, nearest, ok
+
+
+def _translation(shift: np.ndarray) -> np.ndarray:
+    return np.array([[1, 0, shift[0]], [0, 1, shift[1]], [0, 0, 1]], np.float64)
+
+
+def _diamond_in_middle(spots: np.ndarray, middle: np.ndarray, motion: np.ndarray,
+                       plate_in_middle: _MiddleCheck) -> bool:
+    """Whether a diamond lies in a followed ring's middle (on the floor last seen) and,
+    when the picture can tell, sits in a plate's frame there."""
+    if not np.any(np.hypot(*(spots - middle).T) <= _FOLLOW_TOLERANCE):
+        return False
+    return plate_in_middle is None or plate_in_middle(motion)
 
 
 def _rigid(rot: np.ndarray, shift: np.ndarray) -> np.ndarray:
