@@ -181,8 +181,6 @@ def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozen
 
 # Following the ring from the last place it was seen (see follow_ring).
 _MIN_FOLLOWED = 4  # diamonds on the moved ring
-#: a motion of the ring on the floor last seen -> whether its middle holds a plate
-_MiddleCheck = Callable[[np.ndarray], bool] | None
 _MIN_TURNED = 5  # ... on a ring turned on the floor too
 # A zoom scales the floor the last camera saw (grid units): pairs of diamonds in the same
 # direction as a pair of plates, within this angle, propose a scale in this range (the
@@ -378,6 +376,10 @@ def agrees_with_last_view(frame: np.ndarray, previous: GridGeometry,
     spacing = _top_row_spacing(placed)
     return bool(len(set(nearest.tolist())) == len(_RING)
                 and np.all(d.min(axis=1) <= LAST_VIEW_AGREEMENT * spacing))
+
+
+#: a motion of the ring on the floor last seen -> whether its middle holds a plate
+_MiddleCheck = Callable[[np.ndarray], bool] | None
 
 
 def _ring_matches(spots: np.ndarray, ring: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
