@@ -67,6 +67,7 @@ __all__ = [
     "SECONDS_PER_STEP",
     "STANDING_RADIUS",
     "STEP_REACH",
+    "STEP_SPACING_SECONDS",
     "STILL_TOLERANCE",
     "BoardHistory",
     "Inference",
@@ -91,6 +92,12 @@ GAME_TICK_SECONDS = 0.6
 #: ... and what is counted for one more step when readings are further apart than the
 #: loop's frames (half a tick: twice as cautious).
 SECONDS_PER_STEP = GAME_TICK_SECONDS / 2
+#: Two steps are a game tick apart at least (plates are never next to each other: the
+#: player enters the next one a tick later at a run), so a step seen between two readings
+#: less than this apart from the reading before the last step's (half a tick: twice as
+#: cautious, for the capture's jitter) is no step of the player's: a walk over plates that
+#: hides one and then the next is no pair of steps a tenth of a second apart.
+STEP_SPACING_SECONDS = GAME_TICK_SECONDS / 2
 #: Readings missed in a row that may hide one more step, when no times are given: a step
 #: takes at least a game tick, six frames of the live loop at 10 fps, so three is twice
 #: as cautious.
@@ -246,15 +253,22 @@ class BoardHistory:
         # labels (None: not known): seen in an earlier reading, carried through the turns
         # of the labels that explain the boards since
         self._sides: dict[Board, frozenset] = {}
+        # per board of the belief, the time of the reading before the transition its last
+        # step was seen in (None: no step seen, or the time is not known): the next step
+        # comes STEP_SPACING_SECONDS after it at the earliest
+        self._step_window: dict[Board, float | None] = {}
         self._geometry: GridGeometry | None = None
         self._missed = 0
+        self._now: float | None = None  # the last reading's time on the history's clock
 
     def reset(self) -> None:
         """Forget the session (the puzzle left the view, another window was chosen)."""
         self._belief = {}
         self._sides = {}
+        self._step_window = {}
         self._geometry = None
         self._missed = 0
+        self._now = None
 
     @property
     def belief(self) -> tuple[Board, ...]:
@@ -306,6 +320,9 @@ class BoardHistory:
             steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
         reached: dict[Board, frozenset] = {}
         sides: dict[Board, frozenset] = {}
+        windows: dict[Board, float | None] = {}
+        now = (None if self._now is None or seconds is None
+               else self._now + max(seconds, 0.0)) if self._belief else 0.0
         if self._belief and self._compatible(completions[0]):
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
@@ -320,14 +337,16 @@ class BoardHistory:
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
             out_of_reach = _out_of_reach(completions[0], reading, player)
-            reached, sides = self._reachable(completions, turn, steps, landmark, snaps,
-                                             snap_steps, out_of_reach, anchors)
+            reached, sides, windows = self._reachable(
+                completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
+                anchors, now)
             if not reached and landmark is not None:
                 # the side seen contradicts every explanation the ring allows: the side
                 # was misread (a body in gold standing in front of another side, its
                 # head beyond the plates at a low camera), not the whole history
-                reached, sides = self._reachable(completions, turn, steps, None, snaps,
-                                                 snap_steps, out_of_reach, anchors)
+                reached, sides, windows = self._reachable(
+                    completions, turn, steps, None, snaps, snap_steps, out_of_reach,
+                    anchors, now)
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}
@@ -338,8 +357,10 @@ class BoardHistory:
             sides = {board: frozenset({landmark}) for board in completions}
         self._belief = reached
         self._sides = {board: sides[board] for board in reached}
+        self._step_window = {board: windows.get(board) for board in reached}
         self._geometry = reading.geometry
         self._missed = 0
+        self._now = now
         return self._inference(reading)
 
     @staticmethod
@@ -393,7 +414,8 @@ class BoardHistory:
         snap_steps: int | None = None,
         out_of_reach: frozenset = frozenset(),
         anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
-    ) -> tuple[dict[Board, frozenset], dict[Board, frozenset]]:
+        now: float | None = None,
+    ) -> tuple[dict[Board, frozenset], dict[Board, frozenset], dict[Board, float | None]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
         missed frames. When the landmark is seen by this reading and was by an earlier
@@ -412,10 +434,15 @@ class BoardHistory:
         ``out_of_reach``: cells no single step of this transition was onto, when it allows
         one step (:func:`_out_of_reach`); with more time between, they are not used.
         ``anchors`` (as for :meth:`update`): nor a cell the player moved away from
-        (:data:`AWAY_TOLERANCE`)."""
+        (:data:`AWAY_TOLERANCE`). ``now``: this reading's time on the history's clock
+        (None: not known); a board whose last step was seen less than
+        :data:`STEP_SPACING_SECONDS` before it explains nothing by another step. Returns
+        also, per completion kept, when its last step's transition began (the window the
+        next step is measured from; None when no step was seen or the time is not known).
+        """
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
-            return {}, {}  # too many unseen steps: anything is possible, the frame decides
+            return {}, {}, {}  # too many unseen steps: anything is possible, the frame decides
         if snap_steps is None:
             snap_steps = steps - self.max_steps
         snap_deltas = self._step_deltas(completions[0], snap_steps)
@@ -441,26 +468,43 @@ class BoardHistory:
                                      carried))
         kept: dict[Board, frozenset] = {}
         sides: dict[Board, frozenset] = {}
+        windows: dict[Board, float | None] = {}
         for candidate in completions:
             flat = candidate.states[candidate.present].astype(np.int64)
             last: set = set()
             seen: set = set()
+            starts: list[float | None] = []
             for turned, before, turn, allowed, n, carried in explanations:
                 if turned.shape != candidate.shape or not np.array_equal(
                         turned.present, candidate.present):
                     continue
                 delta = (flat - turned.states[turned.present].astype(np.int64)) % candidate.k
+                stepped = bool(delta.any())
+                if stepped and self._too_soon(before, now):
+                    continue
                 if np.any(np.all(allowed == delta[None, :], axis=1)):
                     after = self._last_steps_after(candidate, delta, before, turn, n,
                                                    out_of_reach, anchors)
                     if after:
                         last |= after
                         seen |= carried
+                        starts.append(self._now if stepped
+                                      else self._step_window.get(before))
             if last:
                 kept[candidate] = frozenset(last)
                 sides[candidate] = frozenset({landmark}) if landmark is not None \
                     else frozenset(seen)
-        return kept, sides
+                # the most the next step may be allowed: unknown beats any time, an
+                # earlier window a later one
+                windows[candidate] = None if None in starts else min(starts)
+        return kept, sides, windows
+
+    def _too_soon(self, before: Board, now: float | None) -> bool:
+        """Whether a step from ``before`` now would follow its last step by less than
+        :data:`STEP_SPACING_SECONDS` (counted from the reading before that step's
+        transition, the earliest it can have been)."""
+        window = self._step_window.get(before)
+        return window is not None and now is not None and now - window < STEP_SPACING_SECONDS
 
     def _last_steps_after(self, candidate: Board, delta: np.ndarray, before: Board,
                           turn: int, steps: int, out_of_reach: frozenset = frozenset(),

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from assistant.inference import (
+    GAME_TICK_SECONDS,
     MISSED_FRAMES_PER_STEP,
+    STEP_SPACING_SECONDS,
     BoardHistory,
     common_presses,
     turn_board,
@@ -469,13 +471,20 @@ def _ring_neighbours(plate: tuple[int, int]) -> list[tuple[int, int]]:
     return [b if a == plate else a for a, b in _neighbours_in_ring() if plate in (a, b)]
 
 
+def _stand_on(history: BoardHistory, board, plate: tuple[int, int], frames: int = 2) -> None:
+    """Still frames of the player standing on ``plate``: the next step is a game tick
+    after the last one (:data:`STEP_SPACING_SECONDS`), never the next frame's."""
+    for _ in range(frames):
+        history.update(reading_of(board, angle_deg=12), 0.1, anchors=(_on(plate), _on(plate)))
+
+
 def _on(plate: tuple[int, int]) -> tuple[float, float]:
     """The grid point (x = column, y = row) of a plate's centre."""
     return float(plate[1]), float(plate[0])
 
 
 def test_a_player_standing_still_on_a_plate_last_stepped_onto_it():
-    """The player steps onto ``q``, then onto ``p`` with ``p`` and both its ring
+    """The player steps onto ``q``, stands on it, then steps onto ``p`` with ``p`` and both its ring
     neighbours covered: the frame cannot tell the step from standing still (the board
     before explains it too). Once the player stands still on ``p``, ``p`` was the last
     plate entered, so only the board stepped onto ``p`` is left: exhaustively over every
@@ -489,6 +498,7 @@ def test_a_player_standing_still_on_a_plate_last_stepped_onto_it():
                 history.update(reading_of(start, angle_deg=12), 0.1)
                 history.update(reading_of(before, angle_deg=12), 0.1,
                                anchors=((1.0, 1.0), _on(q)))
+                _stand_on(history, before, q)
                 arrived = history.update(reading_of(after, covered, angle_deg=12), 0.1,
                                          anchors=(_on(q), _on(p)))
                 assert set(arrived.candidates) == {before, after}
@@ -528,6 +538,7 @@ def test_the_last_step_turns_with_the_labels(turns):
             history = BoardHistory()
             history.update(reading_of(start, angle_deg=12), 0.1)
             history.update(reading_of(before, angle_deg=12), 0.1, anchors=((1.0, 1.0), _on(q)))
+            _stand_on(history, before, q)
             history.update(reading_of(after, covered, angle_deg=12), 0.1,
                            anchors=(_on(q), _on(p)))
             turned = turn_board(after, turns)
@@ -551,6 +562,7 @@ def test_standing_is_on_the_plate_s_own_tile(off, decided):
     history = BoardHistory()
     history.update(reading_of(start, angle_deg=12), 0.1)
     history.update(reading_of(before, angle_deg=12), 0.1, anchors=((1.0, 1.0), _on(q)))
+    _stand_on(history, before, q)
     history.update(reading_of(after, covered, angle_deg=12), 0.1, anchors=(_on(q), spot))
     stood = history.update(reading_of(after, covered, angle_deg=12), 0.1, anchors=(spot, spot))
     assert stood.certain == decided and after in stood.candidates
@@ -753,3 +765,51 @@ def test_a_reading_with_a_plate_hidden_too_reads_it_no_more():
     assert reading.with_hidden(((1, 2),)) is reading  # hidden already
     whole = reading_of(board).with_hidden(((0, 0),))
     assert whole.board is None and whole.partial.format() == "011/1#0/101"
+
+
+RING = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]  # clockwise
+
+
+@pytest.mark.parametrize("direction", [1, -1])
+def test_a_walk_over_hidden_plates_is_no_pair_of_steps_a_frame_apart(direction):
+    """A plate hidden since the first frame (a team-mate on it); the player then walks
+    over two ring neighbours of it and, the next frame, over the plate beyond them, hiding
+    each in turn. One step onto the first pair, then another onto the next, would explain
+    the frames as well as no step at all, but two steps are a game tick apart: a frame
+    apart the walk decides the board; half a tick apart it does not (the case exists).
+    Exhaustively over every board, plate and direction around the ring."""
+    undecided_slow = 0
+    for board in all_toa_boards():
+        for i in range(8):
+            first = RING[(i + direction) % 8]
+            pair = [RING[i], RING[(i - direction) % 8]]
+            beyond = [RING[(i - 2 * direction) % 8]]
+            for seconds in (0.1, 0.3):
+                history = BoardHistory()
+                history.update(reading_of(board, [first], angle_deg=12))
+                history.update(reading_of(board, [first], angle_deg=12), seconds)
+                history.update(reading_of(board, pair, angle_deg=12), seconds)
+                last = history.update(reading_of(board, beyond, angle_deg=12), seconds)
+                assert board in last.candidates
+                if seconds < STEP_SPACING_SECONDS:
+                    assert last.board == board, (board.format(), i, direction)
+                else:
+                    undecided_slow += not last.certain
+    assert undecided_slow > 0
+
+
+def test_steps_a_game_tick_apart_are_always_kept():
+    """The truth is never excluded by the spacing of steps: every start and every pair of
+    steps taken a game tick apart (six frames at 10 fps), with the plate stepped on and its
+    ring neighbours hidden by the player each time, stays among the candidates."""
+    frames_apart = round(GAME_TICK_SECONDS / 0.1)
+    for start in all_toa_boards()[::3]:
+        for q, p in itertools.permutations(TOA_PLATES, 2):
+            before, after = start.press(*q), start.press(*q).press(*p)
+            history = BoardHistory()
+            history.update(reading_of(start, angle_deg=12))
+            history.update(reading_of(before, _trio(q), angle_deg=12), 0.1)
+            for _ in range(frames_apart - 1):
+                history.update(reading_of(before, _trio(q), angle_deg=12), 0.1)
+            inference = history.update(reading_of(after, _trio(p), angle_deg=12), 0.1)
+            assert after in inference.candidates, (start.format(), q, p)
