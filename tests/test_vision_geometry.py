@@ -111,7 +111,7 @@ def test_a_small_squashed_diamond_is_sampled_a_margin_inside_its_outline(yaw):
     """Far away at a steep camera a diamond is a few pixels tall: the lattice shrinks so
     every point stays the margin inside the outline (JPEG and resampling blend the
     outline's pixels with the purple frame), never below its smallest extent."""
-    from assistant.vision.geometry import _MIN_SAMPLE_EXTENT, _OUTLINE_MARGIN_PX
+    from assistant.vision.geometry import _MIN_SAMPLE_EXTENT, OUTLINE_MARGIN_PX
 
     cells = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
     for spacing, squash in ((47.0, 0.4), (60.0, 0.55), (35.0, 0.6)):
@@ -124,4 +124,4 @@ def test_a_small_squashed_diamond_is_sampled_a_margin_inside_its_outline(yaw):
             inside = _inside_outline_px(geometry, cell, points[i])
             assert inside.min() > 0.0  # always on the diamond
             if scale[i] * 0.12 > _MIN_SAMPLE_EXTENT + 1e-9:
-                assert inside.min() >= _OUTLINE_MARGIN_PX - 0.05, (spacing, squash, cell)
+                assert inside.min() >= OUTLINE_MARGIN_PX - 0.05, (spacing, squash, cell)

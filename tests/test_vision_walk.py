@@ -268,3 +268,25 @@ def test_small_plates_at_a_steep_camera_are_read_from_inside_their_diamonds(sess
     assert frame.camera.pitch_deg >= 65.0 and len(frame.figures) >= 3
     read, hidden = _no_plate_misread(frame)
     assert read >= 4 and hidden <= 4
+
+
+@pytest.mark.parametrize(("source", "session", "index", "plate"),
+                         [("synthetic", 100_014, 4, (0, 2)), ("screenshot", 35, 20, (2, 0))])
+def test_gold_legs_over_all_but_a_diamond_s_edge_hide_the_plate(source, session, index, plate):
+    """A figure's gold legs cover a lit diamond all but its edge (walking past it at 67°,
+    spacing 92 px; standing on it at 33°, 47 px): the lattice kept 1.5 px inside the
+    outline sees only the legs, an even plate of the unlit look. Where the fixed lattice
+    still keeps a pixel from the outline, its edge points see the lit diamond: the plate is
+    hidden, never read (both frames read it unlit without the check)."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.walkthrough import walk_through
+
+    if source == "screenshot":
+        shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, session, source=source)[index]
+    reading = read_frame(frame.scene.frame)
+    assert not reading.abstain, reading.reason
+    assert plate in reading.hidden
+    assert judge_picture(frame) == "hidden"

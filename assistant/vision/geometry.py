@@ -19,6 +19,7 @@ __all__ = [
     "DIAMOND_EXTENT",
     "MARK_INNER_RADIUS",
     "MARK_OUTER_RADIUS",
+    "OUTLINE_MARGIN_PX",
     "PLATE_RADIUS",
     "SAMPLE_OFFSETS",
     "SAMPLE_RADIUS",
@@ -50,7 +51,7 @@ DIAMOND_EXTENT = 0.165
 # lattice and the diamond's outline (JPEG and resampling blend the outline with the purple
 # frame over a pixel or two, and the unlit diamond's faint blue makes its look swing with
 # any of it), shrinking the lattice down to this extent at the least.
-_OUTLINE_MARGIN_PX = 1.5
+OUTLINE_MARGIN_PX = 1.5
 _MIN_SAMPLE_EXTENT = 0.06
 
 
@@ -149,8 +150,19 @@ class GridGeometry:
 
     def diamond_sample_scale(self, cells: list[tuple[int, int]]) -> np.ndarray:
         """Per cell, the factor (at most 1) applied to :data:`SAMPLE_OFFSETS` so the
-        lattice stays :data:`_OUTLINE_MARGIN_PX` inside each edge of the diamond on screen
+        lattice stays :data:`OUTLINE_MARGIN_PX` inside each edge of the diamond on screen
         (a plate far away at a steep camera is only a few pixels across one way)."""
+        extent = DIAMOND_EXTENT - OUTLINE_MARGIN_PX * self._outline_pixels_per_unit(cells)
+        return np.clip(extent, _MIN_SAMPLE_EXTENT, _SAMPLE_EXTENT) / _SAMPLE_EXTENT
+
+    def fixed_lattice_margin_px(self, cells: list[tuple[int, int]]) -> np.ndarray:
+        """Per cell, the pixels the unshrunk lattice keeps from the diamond's nearest
+        edge on screen (it is shrunk where this is under :data:`OUTLINE_MARGIN_PX`)."""
+        return (DIAMOND_EXTENT - _SAMPLE_EXTENT) / self._outline_pixels_per_unit(cells)
+
+    def _outline_pixels_per_unit(self, cells: list[tuple[int, int]]) -> np.ndarray:
+        """Per cell, the grid units of the diamond's extent per pixel of distance from its
+        nearest edge on screen, from the placement's local Jacobian."""
         centres = np.array([(c, r) for r, c in cells], np.float64)
         step = 0.05
         probes = centres[:, None, :] + np.array([(0, 0), (step, 0), (0, step)])[None]
@@ -160,9 +172,7 @@ class GridGeometry:
         # u +- v = const lies 1 / |J^-T n| pixels per grid unit from the next one, with
         # J^-T n = (d n1 - c n2, a n2 - b n1) / det (a flat placement: the least extent)
         det = np.maximum(np.abs(a * d - b * c), 1e-9)
-        per_unit = np.maximum(np.hypot(d - c, a - b), np.hypot(d + c, -a - b)) / det
-        extent = DIAMOND_EXTENT - _OUTLINE_MARGIN_PX * per_unit
-        return np.clip(extent, _MIN_SAMPLE_EXTENT, _SAMPLE_EXTENT) / _SAMPLE_EXTENT
+        return np.maximum(np.hypot(d - c, a - b), np.hypot(d + c, -a - b)) / det
 
 
 def geometry_from_corners(rows: int, cols: int, corners: np.ndarray) -> GridGeometry:

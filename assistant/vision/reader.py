@@ -29,6 +29,7 @@ from assistant.vision.appearance import (
     sector_stats,
 )
 from assistant.vision.geometry import (
+    OUTLINE_MARGIN_PX,
     SAMPLE_OFFSETS,
     SAMPLE_SECTORS,
     GridGeometry,
@@ -67,6 +68,9 @@ MAX_HIDDEN_IN_SESSION = 4
 _MAX_HIDDEN_ON_SIX = 3
 # A ToA diamond is gold: red over green over blue with at least this saturation.
 _GOLD_MIN_SATURATION = 0.3
+#: The fixed lattice's edge check (:func:`_edge_doubts`) runs where it keeps at least this
+#: many pixels from a diamond's outline: closer, its edge points blend with the frame.
+EDGE_CHECK_MARGIN_PX = 1.0
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
 _FLOOR_POINTS = np.array(
     [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
@@ -520,6 +524,11 @@ def _read_cells(
             or (decision.confidence[j] <= PARTIAL_CONFIDENCE
                 and foreign is not None and bool(foreign[j]))
         ]
+        if (not doubtful and look is Look.TOA_PLATE and mode == "auto"
+                and len(hidden) < max_hidden):
+            # (a doubt of the edge alone hides a plate the reading can spare, and never
+            # makes it abstain: with four people about the ring their edges look foreign)
+            doubtful = _edge_doubts(bgr, geometry, cells, visible, decision, on_off)
         if not doubtful:
             break
         if len(hidden) + 1 > max_hidden:
@@ -558,6 +567,35 @@ def _read_cells(
                    geometry, mode, decision.method, hidden=hidden_cells,
                    partial=read if hidden else None, cell_noun=_cell_name(look),
                    outside=tuple(sorted(cells[i] for i in outside)))
+
+
+def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                 visible: np.ndarray, decision: Decision,
+                 on_off: tuple[np.ndarray, np.ndarray] | None) -> list[int]:
+    """The visible plates that the fixed lattice reads otherwise than the decision made on
+    the lattice kept inside small diamonds, where the fixed one still keeps
+    :data:`EDGE_CHECK_MARGIN_PX` from the outline. Gold legs can cover a diamond all but its
+    edge, and read as an even plate of the other look from its middle; the fixed lattice
+    reaches the edge that still shows the plate. (On smaller diamonds the edge is the
+    outline's blend with the frame, and nothing is checked.)"""
+    margin_px = geometry.fixed_lattice_margin_px([cells[i] for i in visible])
+    # shrunk for the decision, yet the fixed lattice's edge is no blend with the outline
+    checked = (margin_px >= EDGE_CHECK_MARGIN_PX) & (margin_px < OUTLINE_MARGIN_PX)
+    if not checked.any():
+        return []
+    points = geometry.sample_points([cells[i] for i in visible], SAMPLE_OFFSETS)
+    height, width = bgr.shape[:2]
+    xs = np.clip(np.rint(points[..., 0]).astype(np.intp), 0, width - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(np.intp), 0, height - 1)
+    second = classify(bgr[ys, xs].astype(np.float64), Look.TOA_PLATE,
+                      *(on_off or (None, None)), sectors=SAMPLE_SECTORS)
+    if second.lit is None:
+        bad = second.bad_cell
+        return [int(visible[bad])] if bad is not None and checked[bad] else []
+    foreign = second.foreign if second.foreign is not None else np.zeros(len(visible), bool)
+    differs = (second.lit != decision.lit) | (
+        (second.confidence <= PARTIAL_CONFIDENCE) & foreign)
+    return [int(visible[j]) for j in np.flatnonzero(differs & checked)]
 
 
 def _plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]]) -> bool:
