@@ -577,7 +577,10 @@ def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int,
     :data:`EDGE_CHECK_MARGIN_PX` from the outline. Gold legs can cover a diamond all but its
     edge, and read as an even plate of the other look from its middle; the fixed lattice
     reaches the edge that still shows the plate. (On smaller diamonds the edge is the
-    outline's blend with the frame, and nothing is checked.)"""
+    outline's blend with the frame, and nothing is checked.) Only a plate the fixed
+    lattice reads, otherwise or partly with something foreign, is doubted: a fixed
+    lattice that cannot read the frame at all (a plate next to a body looked covered at
+    its edge, and the frame lost its answer) gives no opinion."""
     margin_px = geometry.fixed_lattice_margin_px([cells[i] for i in visible])
     # shrunk for the decision, yet the fixed lattice's edge is no blend with the outline
     checked = (margin_px >= EDGE_CHECK_MARGIN_PX) & (margin_px < OUTLINE_MARGIN_PX)
@@ -590,8 +593,7 @@ def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int,
     second = classify(bgr[ys, xs].astype(np.float64), Look.TOA_PLATE,
                       *(on_off or (None, None)), sectors=SAMPLE_SECTORS)
     if second.lit is None:
-        bad = second.bad_cell
-        return [int(visible[bad])] if bad is not None and checked[bad] else []
+        return []  # no reading of the frame at all is no opinion on one plate
     foreign = second.foreign if second.foreign is not None else np.zeros(len(visible), bool)
     differs = (second.lit != decision.lit) | (
         (second.confidence <= PARTIAL_CONFIDENCE) & foreign)
