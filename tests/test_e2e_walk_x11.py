@@ -31,7 +31,10 @@ from assistant.solver import solve
 pytestmark = pytest.mark.x11
 
 TITLE = "ToA walk-through stand-in"
-WALK_SPEED = 0.05  # seconds per tile: small, but the player does walk
+# seconds per tile: the game's running pace (two tiles a tick of 0.6 s). The live loop
+# takes two steps to be a game tick apart at least (half a tick, with the capture's
+# jitter): a stand-in walking faster than the game breaks that, as a faster player could not
+WALK_SPEED = 0.3
 SETTLE = 1.0  # the marks must be right this long after a step at the latest
 
 
