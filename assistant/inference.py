@@ -341,12 +341,15 @@ class BoardHistory:
                 completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
                 anchors, now)
             if not reached and landmark is not None:
-                # the side seen contradicts every explanation the ring allows: the side
+                # the side seen contradicts every explanation the ring allows: a side
                 # was misread (a body in gold standing in front of another side, its
-                # head beyond the plates at a low camera), not the whole history
+                # head beyond the plates at a low camera), not the whole history; which
+                # of the two readings, this one or the one the side was carried from, is
+                # not known, so the side is forgotten on both counts
                 reached, sides, windows = self._reachable(
                     completions, turn, steps, None, snaps, snap_steps, out_of_reach,
                     anchors, now)
+                sides = {board: frozenset({None}) for board in reached}
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}

@@ -417,6 +417,32 @@ def test_a_statue_side_no_explanation_allows_is_ignored_not_the_history():
     assert decided > 1000  # the ring alone decides most of these steps
 
 
+@pytest.mark.parametrize("turns", [1, 3])
+def test_a_statue_side_misread_first_is_forgotten_when_read_right(turns):
+    """The statue misread on the opposite side in the first frame (a crowd at the way in),
+    then read right in the same view: which of the two is wrong is not known, so the side
+    is forgotten, and the next frames' side governs. A step and then a compass snap are
+    then decided as without the misread, for every start and plate (carrying the first
+    side instead kept the wrong turn of the snap: a wrong board, seen on a walk-through)."""
+    from assistant.inference import turn_side
+
+    misread = turn_side(STATUE, 2)
+    for before in all_toa_boards():
+        for plate in TOA_PLATES:
+            history = BoardHistory()
+            history.update(reading_of(before), landmark=misread)
+            for _ in range(2):
+                history.update(reading_of(before), landmark=STATUE)
+            board = before.press(*plate)
+            history.update(reading_of(board, [plate]), landmark=STATUE)
+            turned = turn_board(board, turns)
+            cell = turn_cell(plate, (3, 3), turns)
+            inference = history.update(reading_of(turned, [cell]),
+                                       landmark=turn_side(STATUE, turns))
+            assert turned in inference.candidates, (before.format(), plate)
+            assert inference.board == turned, (before.format(), plate)
+
+
 # The player stands on the plate at row 2, column 3 (grid point x=2, y=1), and the floor
 # under the spot where the camera keeps the player is read there in both frames.
 ON_RIGHT_PLATE = (2.0, 1.0)
