@@ -321,8 +321,7 @@ class BoardHistory:
         reached: dict[Board, frozenset] = {}
         sides: dict[Board, frozenset] = {}
         windows: dict[Board, float | None] = {}
-        now = (None if self._now is None or seconds is None
-               else self._now + max(seconds, 0.0)) if self._belief else 0.0
+        now = self._clock_after(seconds)
         if self._belief and self._compatible(completions[0]):
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
@@ -365,6 +364,15 @@ class BoardHistory:
         self._missed = 0
         self._now = now
         return self._inference(reading)
+
+    def _clock_after(self, seconds: float | None) -> float | None:
+        """This reading's time on the history's clock: 0 for a session's first reading,
+        the last one's plus ``seconds`` after it, None once a time is not known."""
+        if not self._belief:
+            return 0.0
+        if self._now is None or seconds is None:
+            return None
+        return self._now + max(seconds, 0.0)
 
     @staticmethod
     def _may_be_snapped(reading: Reading) -> bool:

@@ -22,6 +22,8 @@ from assistant.puzzle import TOA_PLATES, Board, toa_board
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
 
+RING = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]  # the plates, clockwise
+
 
 def all_toa_boards() -> list[Board]:
     boards = []
@@ -450,8 +452,7 @@ STILL = (ON_RIGHT_PLATE, ON_RIGHT_PLATE)
 
 
 def _neighbours_in_ring() -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    ring = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]  # clockwise
-    return [(ring[i], ring[(i + 1) % 8]) for i in range(8)]
+    return [(RING[i], RING[(i + 1) % 8]) for i in range(8)]
 
 
 def test_a_player_who_stood_still_stepped_on_nothing():
@@ -792,8 +793,6 @@ def test_a_reading_with_a_plate_hidden_too_reads_it_no_more():
     whole = reading_of(board).with_hidden(((0, 0),))
     assert whole.board is None and whole.partial.format() == "011/1#0/101"
 
-
-RING = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]  # clockwise
 
 
 @pytest.mark.parametrize("direction", [1, -1])
