@@ -55,7 +55,12 @@ from assistant.route_overlay import (
 )
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
-from assistant.vision.locate import agrees_with_last_view, ring_in_place, whole_diamonds
+from assistant.vision.locate import (
+    MIN_DIAMONDS_AFTER_LAST_VIEW,
+    agrees_with_last_view,
+    ring_in_place,
+    whole_diamonds,
+)
 from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
 from assistant.vision.statue import statue_side
 
@@ -403,6 +408,15 @@ class LiveReader:
                                   zoomed=True)
             if not turned.abstain:
                 reading = turned
+        if reading.abstain and not reading.found and self._last_seen is not None:
+            # the camera pitched about the player (no motion of the last view on the floor
+            # places that ring), and his gold clothes and a team-mate's have merged three
+            # diamonds with their bodies: a search on the five left (only now: on a view
+            # the loop has not just seen, five diamonds are too few to trust)
+            pitched = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
+                                 diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
+            if not pitched.abstain:
+                reading = pitched
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
         if reading.found and not reading.abstain and reading.corners is not None:

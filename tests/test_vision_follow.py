@@ -769,3 +769,45 @@ def test_the_players_half_covered_diamond_does_not_bend_a_follow() -> None:
     for tile in reading.tiles:
         if not tile.hidden:
             assert str(int(tile.lit)) == truth[tile.row * 3 + tile.col]
+
+
+def test_a_camera_pitched_about_the_player_is_found_on_five_diamonds() -> None:
+    """A walk-through (seed 3, session 15): the camera pitches from 65° to 50° with the
+    player on a plate; his gold clothes merge two diamonds and a gold team-mate a third,
+    leaving five. No motion of the last view on the floor places a pitched ring and a
+    search needs six: the frame and the next were blank. The live reader, which saw the
+    ring a frame before, searches on five: every plate placed on its plate, every plate
+    read right, the three others hidden."""
+    from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 3 * 100_003 + 15, source="synthetic")
+    assert walk[6].event == "pitch"
+    pitched = walk[6].scene.frame
+    assert locate_ring(pitched)[0] is None
+    fit, why = locate_ring(pitched, diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
+    assert fit is not None and sum(fit.matched) == 5, why
+    reader = LiveReader()
+    for frame in walk[:7]:
+        reading, (left, top) = feed(reader, frame.scene.frame)
+    assert not reading.abstain, reading.reason
+    assert len(reading.hidden) == 3
+    assert_read_right(reading, walk[6].scene, (left, top))
+
+
+def test_five_diamonds_on_a_lattice_sheared_onto_a_body_are_no_ring() -> None:
+    """The same moment on the real screenshot's floor: five diamonds and the team-mate's
+    arm fit a lattice sheared off the ring (no camera's roll, 0.01 spacings of error),
+    whose places off the plates show no purple frames. A ring on five diamonds must show
+    frames about six places: that lattice is refused, and whatever is found lies on the
+    plates."""
+    from conftest import shared_file
+
+    from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 3 * 100_003 + 15, source="screenshot")[6]
+    fit, _why = locate_ring(frame.scene.frame, diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
+    if fit is not None:
+        assert_on_the_plates(fit.geometry, frame.scene)

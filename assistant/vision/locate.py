@@ -28,7 +28,8 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "RingFit",
+__all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
+           "MIN_DIAMONDS_AFTER_LAST_VIEW", "RingFit",
            "agrees_with_last_view", "follow_ring", "locate_ring", "ring_in_place",
            "roll_skew", "whole_diamonds"]
 
@@ -36,9 +37,14 @@ __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "RingFi
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
 _DIAMOND_AREA = 2 * 0.165**2  # grid units squared
 _MAX_CANDIDATES = 160
-# Plates that must show a diamond blob: a player may hide one plate and merge a second one
-# with his head; the others fix the lattice well enough to read the hidden ones.
-_MIN_MATCHED = 6
+#: Plates that must show a diamond blob: a player may hide one plate and merge a second one
+#: with his head; the others fix the lattice well enough to read the hidden ones.
+MIN_DIAMONDS = 6
+#: ... but five when the live loop saw the ring a moment ago and neither following it nor
+#: a search on six finds it: the camera pitched about the player, whose gold clothes and
+#: a team-mate's merge three diamonds with their bodies at an oblique view (the last view
+#: moved on the floor cannot place a pitched ring; see :func:`locate_ring`)
+MIN_DIAMONDS_AFTER_LAST_VIEW = 5
 _NEIGHBOURS = 12
 _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
 _MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
@@ -103,8 +109,11 @@ class _Blobs:
     solidity: np.ndarray  # (n,) area over its convex hull's: a diamond's is near 1
 
 
-def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
-    """Find the ToA ring in a BGR(A) frame.
+def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS
+                ) -> tuple[RingFit | None, str | None]:
+    """Find the ToA ring in a BGR(A) frame, on at least ``diamonds_needed`` diamonds
+    (:data:`MIN_DIAMONDS`; the live loop asks for :data:`MIN_DIAMONDS_AFTER_LAST_VIEW`
+    when nothing else found the ring it saw a moment ago).
 
     Returns
     -------
@@ -116,22 +125,27 @@ def locate_ring(frame: np.ndarray) -> tuple[RingFit | None, str | None]:
     # nothing, at full resolution (plates spaced less than ~32 px vanish at half)
     factors = (2, 1) if max(width, height) > _HALF_RESOLUTION_ABOVE else (1,)
     for factor in factors:
-        fit, why = _locate_at(frame, factor)
+        fit, why = _locate_at(frame, factor, diamonds_needed)
         if fit is not None or why == "several":
             return fit, why
     return None, "not-found"
 
 
-def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | None]:
+def _locate_at(frame: np.ndarray, factor: int, needed: int
+               ) -> tuple[RingFit | None, str | None]:
     bgr = frame[..., :3]
     blobs = _gold_blobs(frame, factor)
-    if len(blobs.areas) < _MIN_MATCHED:
+    if len(blobs.areas) < needed:
         return None, "not-found"
-    accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _NEAR_SPANS))
+    # a ring on fewer diamonds than a search trusts must show its frames about most places
+    framed = _FRAMED_ON_FEWER if needed < MIN_DIAMONDS else 0
+    accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _NEAR_SPANS, needed),
+                               framed)
     if not accepted:
         # a corner's two neighbours hidden on opposite sides (a player on one edge plate, a
         # team-mate on the opposite one): span the lattice from a corner to the far ones
-        accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _FAR_SPANS))
+        accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _FAR_SPANS, needed),
+                                   framed)
     if not accepted:
         return None, "not-found"
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
@@ -150,6 +164,12 @@ def _locate_at(frame: np.ndarray, factor: int) -> tuple[RingFit | None, str | No
 # the steep walk-throughs: the real ring 5-8, the sheared ones 1-4).
 _FRAMED_TO_PREFER = 5
 _FRAMED_LEAD = 3
+# A ring on five diamonds (MIN_DIAMONDS_AFTER_LAST_VIEW) has two checks fewer on its fit:
+# six of its places must show such frames (see _framed_about). Through five diamonds on
+# the screenshot's floor, lattices sheared onto a body or the click arrow showed them about
+# 1-5 places and left two or more places without two framed sides, the real ring about 6-8
+# (the three under bodies partly).
+_FRAMED_ON_FEWER = 6
 
 
 def _framed_plates(bgr: np.ndarray, fit: RingFit) -> int:
@@ -157,9 +177,20 @@ def _framed_plates(bgr: np.ndarray, fit: RingFit) -> int:
     return int(np.sum(_purple_sides(bgr, fit.geometry.homography) >= 3))
 
 
-def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozenset[int]]]:
+def _framed_about(bgr: np.ndarray, fit: RingFit, places: int) -> bool:
+    """Whether ``places`` of the ring's places show a purple frame on three sides or more,
+    or all eight on two sides and one fewer on three (a steep camera squeezes the far and
+    near sides of a frame to a pixel)."""
+    sides = _purple_sides(bgr, fit.geometry.homography)
+    return bool(np.sum(sides >= 3) >= places
+                or (np.all(sides >= 2) and np.sum(sides >= 3) >= places - 1))
+
+
+def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
+                    ) -> list[tuple[float, RingFit, frozenset[int]]]:
     """The hypotheses that pass the checks on the picture (at most two: one is the answer,
-    two that score alike make it ambiguous)."""
+    two that score alike make it ambiguous); ``framed_needed``: places that must show a
+    purple frame on three sides or more."""
     accepted: list[tuple[float, RingFit, frozenset[int]]] = []
     for score, homography, members, middle_blob in hypotheses:
         if any(members == seen for _s, _f, seen in accepted):
@@ -173,6 +204,8 @@ def _accepted_rings(bgr, blobs, hypotheses) -> list[tuple[float, RingFit, frozen
         if middle_blob and _middle_is_framed(bgr, homography):
             continue  # a ninth plate in the middle: not the ToA ring
         fit = _labelled_fit(homography, blobs, members)
+        if framed_needed and not _framed_about(bgr, fit, framed_needed):
+            continue
         accepted.append((score, fit, members))
         if len(accepted) > 1:
             break
@@ -825,7 +858,8 @@ _FAR_SPANS = ((2, 1), (1, 2), (2, 2))
 
 
 def _ring_hypotheses(
-    blobs: _Blobs, spans: tuple[tuple[int, int], ...] = _NEAR_SPANS
+    blobs: _Blobs, spans: tuple[tuple[int, int], ...] = _NEAR_SPANS,
+    needed: int = MIN_DIAMONDS,
 ) -> list[tuple[float, np.ndarray, frozenset[int], bool]]:
     """Candidate rings as (score, homography grid->image, matched blob indices, a
     diamond-sized blob in the middle), best first."""
@@ -878,11 +912,11 @@ def _ring_hypotheses(
         # perspective bends the lattice away from the affine guess
         tol = _FIRST_TOLERANCE * np.sqrt(l1 * l2)[:, None] * _FAR_SLACK[None, :]
         ok = best <= tol
-        for p in np.flatnonzero(ok.sum(axis=1) >= _MIN_MATCHED - 1):
+        for p in np.flatnonzero(ok.sum(axis=1) >= needed - 1):
             matches = frozenset(nearest[p][ok[p]].tolist())
             if matches in tried:
                 continue  # the same blobs from another corner or direction
-            found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]))
+            found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]), needed)
             if found is _SKEWED:
                 continue  # a sheared lattice: the same blobs may still fit the ring itself
             tried.add(matches)
@@ -897,7 +931,7 @@ def _ring_hypotheses(
     return results
 
 
-def _checked_fit(pts, areas, ok, nearest, needed=_MIN_MATCHED):
+def _checked_fit(pts, areas, ok, nearest, needed=MIN_DIAMONDS):
     """Drop odd-sized matches, require enough distinct ones, and fit: ``(ok, homography)``,
     the homography None when the matches cannot make a ring."""
     ok = ok & _similar_size(areas[nearest], ok)
@@ -907,7 +941,8 @@ def _checked_fit(pts, areas, ok, nearest, needed=_MIN_MATCHED):
 
 
 def _refine(
-    pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float
+    pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float,
+    needed: int = MIN_DIAMONDS,
 ) -> tuple[float, np.ndarray, frozenset[int]] | None:
     """Fit a homography to a first match, match again against its predictions, drop what
     does not fit (a player merged with a diamond makes an odd-sized blob off centre), and
@@ -917,7 +952,7 @@ def _refine(
         # the affine first guess misses the far plates of a steep perspective view: its
         # five nearest matches fix a homography good enough to find the others
         ok, homography = _checked_fit(pts, areas, ok, nearest,
-                                      _MIN_MATCHED - 1 if round_ == 0 else _MIN_MATCHED)
+                                      needed - 1 if round_ == 0 else needed)
         if homography is None:
             return None
         predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
@@ -926,15 +961,15 @@ def _refine(
         residual = d[np.arange(8), nearest]
         ok = residual <= _MATCH_TOLERANCE * spacing
         worst = int(np.argmax(np.where(ok, residual, -1.0)))
-        if ok.sum() > _MIN_MATCHED and residual[worst] > _OUTLIER * spacing:
+        if ok.sum() > needed and residual[worst] > _OUTLIER * spacing:
             ok[worst] = False  # refit without the worst point
-    ok, homography = _checked_fit(pts, areas, ok, nearest)
+    ok, homography = _checked_fit(pts, areas, ok, nearest, needed)
     if homography is None:
         return None
     # a diamond partly hidden by a player, or merged with his gold-ish skin, has an odd size
     # and its centroid off centre: refit without such blobs, the worst first (its pull
     # bends the fit into a false perspective that makes sound diamonds look odd-sized)
-    while (ok.sum() > _MIN_MATCHED
+    while (ok.sum() > needed
            and (worst := _worst_covered(pts, areas, ok, nearest, homography, spacing)) >= 0):
         ok = ok.copy()
         ok[worst] = False

@@ -35,7 +35,7 @@ from assistant.vision.geometry import (
     GridGeometry,
     geometry_from_corners,
 )
-from assistant.vision.locate import follow_ring, locate_ring
+from assistant.vision.locate import MIN_DIAMONDS, follow_ring, locate_ring
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
     from assistant.profile import GridSpec, Profile
@@ -264,9 +264,12 @@ def as_bgr(frame: object) -> np.ndarray:
 
 def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
                max_hidden: int = MAX_HIDDEN,
-               set_aside: tuple[tuple[int, int], ...] | None = None) -> Reading:
+               set_aside: tuple[tuple[int, int], ...] | None = None,
+               diamonds_needed: int = MIN_DIAMONDS) -> Reading:
     """Read the puzzle in a BGR or BGRA frame; at most ``max_hidden`` cells hidden (the
     live loop, whose history fills them in, allows :data:`MAX_HIDDEN_IN_SESSION`).
+    ``diamonds_needed``: how many plates must show a diamond to locate the ring
+    (:func:`assistant.vision.locate.locate_ring`).
 
     With a profile that has corners, the grid is placed by them (calibrated mode);
     without corners (or without a profile) the ToA ring is located automatically.
@@ -302,7 +305,7 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
         return _abstain(
             "This profile has no corner positions: calibrate the grid first.", "calibrated"
         )
-    fit, why = locate_ring(whole)
+    fit, why = locate_ring(whole, diamonds_needed=diamonds_needed)
     if fit is None:
         reason = (
             "Two puzzle-like patterns are in view: calibrate to pick one."
