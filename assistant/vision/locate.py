@@ -962,7 +962,14 @@ def _refine(
         ok = residual <= _MATCH_TOLERANCE * spacing
         worst = int(np.argmax(np.where(ok, residual, -1.0)))
         if ok.sum() > needed and residual[worst] > _OUTLIER * spacing:
-            ok[worst] = False  # refit without the worst point
+            # refit without the worst point, or without an odd-sized one when the others
+            # fit better without it: a player's blob over the plate beside a diamond pulls
+            # the fit onto itself, and the sound diamond then has the worst residual (a
+            # walk-through at 55°: the fit through the player put his plate a third of
+            # the spacing off)
+            odd = ok & ~_usual_size(areas[nearest], homography, ok)
+            odd[worst] = True
+            ok[_least_fitting(pts, ok, nearest, odd)] = False
     ok, homography = _checked_fit(pts, areas, ok, nearest, needed)
     if homography is None:
         return None
@@ -1055,6 +1062,25 @@ def _similar_size(areas: np.ndarray, ok: np.ndarray) -> np.ndarray:
         return ok
     median = float(np.median(areas[ok]))
     return (areas >= median / _SIZE_SPREAD) & (areas <= median * _SIZE_SPREAD)
+
+
+def _least_fitting(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray,
+                   candidates: np.ndarray) -> int:
+    """Of the ``candidates`` places, the one whose point the fit to the other matched
+    places leaves with the least RMS error."""
+    best, best_error = -1, math.inf
+    for place in np.flatnonzero(candidates):
+        others = ok.copy()
+        others[place] = False
+        homography = _fit(pts, others, nearest)
+        if homography is None:
+            continue
+        fitted = cv2.perspectiveTransform(_RING[others].reshape(-1, 1, 2), homography)
+        error = float(np.mean(np.sum((fitted.reshape(-1, 2) - pts[nearest[others]]) ** 2,
+                                     axis=1)))
+        if error < best_error:
+            best, best_error = int(place), error
+    return best
 
 
 def _fit(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray) -> np.ndarray | None:
