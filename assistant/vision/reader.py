@@ -487,10 +487,17 @@ def _read_cells(
     on_off = (np.array(refs[0], np.float64), np.array(refs[1], np.float64)) if refs else None
     # decide on the cells still in view; a cell the decision finds covered (a figure over
     # part of it, colours of neither look) is set aside and the rest decided again
+    decided: tuple[np.ndarray, Decision] | None = None  # the last decision made
     while True:
         visible = np.array([i for i in range(len(cells)) if i not in hidden], np.intp)
         decision = classify(samples[visible], look, *(on_off or (None, None)),
                             sectors=SAMPLE_SECTORS)
+        if decision.lit is None and decided is not None:
+            # a plate just hidden for doubt (only partly foreign, or its edge) was read
+            # with the others: their looks stand without it. Deciding the fewer again can
+            # fail on its own (tiny plates at a steep camera: a median over fewer cells
+            # calls a plain one covered), and the frame went blank
+            decision = _without_doubted(*decided, visible) or decision
         if decision.lit is None:
             if (decision.reason == "covered" and decision.bad_cell is not None
                     and len(hidden) < max_hidden and len(visible) > 2):
@@ -532,6 +539,7 @@ def _read_cells(
             doubtful = _edge_doubts(bgr, geometry, cells, visible, decision, on_off)
         if not doubtful:
             break
+        decided = (visible, decision)
         if len(hidden) + 1 > max_hidden:
             r, c = cells[doubtful[0]]
             return _abstain(
@@ -596,6 +604,20 @@ def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int,
     differs = (second.lit != decision.lit) | (
         (second.confidence <= PARTIAL_CONFIDENCE) & foreign)
     return [int(visible[j]) for j in np.flatnonzero(differs & checked)]
+
+
+def _without_doubted(visible: np.ndarray, decision: Decision, still: np.ndarray
+                     ) -> Decision | None:
+    """``decision``, made on the ``visible`` cells, for the ``still`` visible ones (a
+    subset): None when those show one look only (the hidden cell may have been all that
+    told the looks apart, so which one they show is not told)."""
+    keep = np.isin(visible, still)
+    lit = decision.lit[keep]
+    if lit.min() == lit.max():
+        return None
+    foreign = None if decision.foreign is None else decision.foreign[keep]
+    return replace(decision, lit=lit, confidence=decision.confidence[keep],
+                   features=decision.features[keep], foreign=foreign)
 
 
 def _pixels_at(bgr: np.ndarray, points: np.ndarray) -> np.ndarray:
