@@ -244,6 +244,9 @@ class LiveReader:
         # where the ring was last seen, kept through abstentions: the camera follows the
         # player, so the ring is found again from there (follow_frame)
         self._last_seen: GridGeometry | None = None
+        # ... or found at least, though too covered to read (a crowd at the start of a
+        # session): either way the ring is about, and a search on five diamonds may go on
+        self._ring_found = False
         #: searches of the whole window so far (a fresh locate, then following the ring
         #: from where it was last seen): the costly part of a frame, counted for the
         #: benchmarks (a camera change should cost at most one)
@@ -268,6 +271,7 @@ class LiveReader:
         if self._window_size != (width, height) and not self._fixed:
             self._corners = None
             self._last_seen = None
+            self._ring_found = False
         self._window_size = (width, height)
         if self._corners is None or (not self.track and not self._fixed):
             return None
@@ -408,17 +412,19 @@ class LiveReader:
                                   zoomed=True)
             if not turned.abstain:
                 reading = turned
-        if reading.abstain and not reading.found and self._last_seen is not None:
+        if reading.abstain and not reading.found and (self._last_seen is not None
+                                                      or self._ring_found):
             # the camera pitched about the player (no motion of the last view on the floor
             # places that ring), and his gold clothes and a team-mate's have merged three
-            # diamonds with their bodies: a search on the five left (only now: on a view
-            # the loop has not just seen, five diamonds are too few to trust)
+            # diamonds with their bodies: a search on the five left (only now: where the
+            # loop has not found the ring before, five diamonds are too few to trust)
             pitched = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
                                  diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
             if not pitched.abstain:
                 reading = pitched
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
+        self._ring_found = self._ring_found or reading.found
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
             self._last_seen = reading.geometry
