@@ -811,3 +811,24 @@ def test_five_diamonds_on_a_lattice_sheared_onto_a_body_are_no_ring() -> None:
     fit, _why = locate_ring(frame.scene.frame, diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
     if fit is not None:
         assert_on_the_plates(fit.geometry, frame.scene)
+
+
+def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() -> None:
+    """A steep start of a session (66°) with three people about the ring: the first
+    frames find a ring but too many plates covered to read it, so there is no last view
+    to follow; after a turn, bodies leave five diamonds. The ring was about, so the
+    search on five goes on: the frame is read, every plate on its plate and right, where
+    a reader that had found nothing before abstains."""
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 8, source="synthetic", pitch_range=(55.0, 68.0))
+    assert walk[2].event == "turn"
+    reader = LiveReader()
+    for frame in walk[:2]:
+        reading, _ = feed(reader, frame.scene.frame)
+        assert reading.found and reading.abstain
+    reading, (left, top) = feed(reader, walk[2].scene.frame)
+    assert not reading.abstain, reading.reason
+    assert_read_right(reading, walk[2].scene, (left, top))
+    reading, _ = feed(LiveReader(), walk[2].scene.frame)
+    assert reading.abstain
