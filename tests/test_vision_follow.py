@@ -561,6 +561,17 @@ def assert_read_right(reading, scene, offset: tuple[int, int], within: float = 5
             assert bool(tile.lit) == bool(scene.lit[int(d.argmin())])
 
 
+def assert_session_reads_right(frames, *, hidden: int) -> None:
+    """The live reader fed ``frames`` (walk-through frames) reads the last one with
+    ``hidden`` plates hidden, every plate on its plate and every plate read right."""
+    reader = LiveReader()
+    for frame in frames:
+        reading, offset = feed(reader, frame.scene.frame)
+    assert not reading.abstain, reading.reason
+    assert len(reading.hidden) == hidden
+    assert_read_right(reading, frames[-1].scene, offset)
+
+
 def _failing_search(reader: LiveReader, monkeypatch) -> None:
     """Every search of the whole window from now on finds nothing (as when bodies leave
     it too few diamonds): what the reader returns is its tracked read or nothing."""
@@ -715,12 +726,7 @@ def test_a_placement_with_a_diamond_in_its_middle_is_no_rival() -> None:
     from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 100_003 + 19, source="synthetic")
-    reader = LiveReader()
-    for frame in walk[:30]:
-        reading, (left, top) = feed(reader, frame.scene.frame)
-    assert not reading.abstain, reading.reason
-    assert len(reading.hidden) == 3
-    assert_read_right(reading, walk[29].scene, (left, top))
+    assert_session_reads_right(walk[:30], hidden=3)
 
 
 def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players() -> None:
@@ -787,12 +793,7 @@ def test_a_camera_pitched_about_the_player_is_found_on_five_diamonds() -> None:
     assert locate_ring(pitched)[0] is None
     fit, why = locate_ring(pitched, diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
     assert fit is not None and sum(fit.matched) == 5, why
-    reader = LiveReader()
-    for frame in walk[:7]:
-        reading, (left, top) = feed(reader, frame.scene.frame)
-    assert not reading.abstain, reading.reason
-    assert len(reading.hidden) == 3
-    assert_read_right(reading, walk[6].scene, (left, top))
+    assert_session_reads_right(walk[:7], hidden=3)
 
 
 def test_five_diamonds_on_a_lattice_sheared_onto_a_body_are_no_ring() -> None:
