@@ -962,14 +962,7 @@ def _refine(
         ok = residual <= _MATCH_TOLERANCE * spacing
         worst = int(np.argmax(np.where(ok, residual, -1.0)))
         if ok.sum() > needed and residual[worst] > _OUTLIER * spacing:
-            # refit without the worst point, or without an odd-sized one when the others
-            # fit better without it: a player's blob over the plate beside a diamond pulls
-            # the fit onto itself, and the sound diamond then has the worst residual (a
-            # walk-through at 55°: the fit through the player put his plate a third of
-            # the spacing off)
-            odd = ok & ~_usual_size(areas[nearest], homography, ok)
-            odd[worst] = True
-            ok[_least_fitting(pts, ok, nearest, odd)] = False
+            ok[worst] = False  # refit without the worst point
     ok, homography = _checked_fit(pts, areas, ok, nearest, needed)
     if homography is None:
         return None
@@ -983,6 +976,7 @@ def _refine(
         homography = _fit(pts, ok, nearest)
         if homography is None:
             return None
+    ok, nearest, homography = _swapped_for_sound(pts, areas, ok, nearest, homography, spacing)
     src = _RING[ok]
     dst = pts[nearest[ok]]
     fitted = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
@@ -1020,6 +1014,43 @@ def _refine(
         return _SKEWED
     score = float(ok.sum()) - error * 5
     return score, homography, frozenset(int(x) for x in nearest[ok]), middle_blob
+
+
+def _swapped_for_sound(
+    pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray,
+    homography: np.ndarray, spacing: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The fit with one odd-sized matched blob swapped for a diamond of the usual size
+    the fit left unmatched (within the match tolerance), when the swap fits better.
+
+    Why: a player over a plate next to a diamond makes a large blob off his plate's
+    centre; the first fit runs through it, the sound diamond beside it then has the worst
+    residual and is the one dropped, and the ring put the player's plate a third of the
+    spacing off (a walk-through on the real screenshot's floor at 55°)."""
+    predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    d = np.hypot(*(predicted[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    closest = np.argmin(d, axis=1)
+    usual = _usual_size(areas[closest], homography, ok)
+    odd = np.flatnonzero(ok & ~_usual_size(areas[nearest], homography, ok))
+    spare = np.flatnonzero(~ok & usual & (d[np.arange(8), closest] <= _MATCH_TOLERANCE * spacing)
+                           & ~np.isin(closest, nearest[ok]))
+    best = (_fit_error(pts, ok, nearest, homography), ok, nearest, homography)
+    for out in odd:
+        for into in spare:
+            trial, matched = ok.copy(), nearest.copy()
+            trial[out], trial[into], matched[into] = False, True, closest[into]
+            fitted = _fit(pts, trial, matched)
+            if fitted is not None and (error := _fit_error(pts, trial, matched,
+                                                           fitted)) < best[0]:
+                best = (error, trial, matched, fitted)
+    return best[1], best[2], best[3]
+
+
+def _fit_error(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray,
+               homography: np.ndarray) -> float:
+    """RMS distance (pixels) of the matched points from the fit's places."""
+    fitted = cv2.perspectiveTransform(_RING[ok].reshape(-1, 1, 2), homography).reshape(-1, 2)
+    return float(np.sqrt(np.mean(np.sum((fitted - pts[nearest[ok]]) ** 2, axis=1))))
 
 
 #: What :func:`_refine` returns for a fit no camera could see (see :data:`MAX_ROLL_SKEW`).
@@ -1062,25 +1093,6 @@ def _similar_size(areas: np.ndarray, ok: np.ndarray) -> np.ndarray:
         return ok
     median = float(np.median(areas[ok]))
     return (areas >= median / _SIZE_SPREAD) & (areas <= median * _SIZE_SPREAD)
-
-
-def _least_fitting(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray,
-                   candidates: np.ndarray) -> int:
-    """Of the ``candidates`` places, the one whose point the fit to the other matched
-    places leaves with the least RMS error."""
-    best, best_error = -1, math.inf
-    for place in np.flatnonzero(candidates):
-        others = ok.copy()
-        others[place] = False
-        homography = _fit(pts, others, nearest)
-        if homography is None:
-            continue
-        fitted = cv2.perspectiveTransform(_RING[others].reshape(-1, 1, 2), homography)
-        error = float(np.mean(np.sum((fitted.reshape(-1, 2) - pts[nearest[others]]) ** 2,
-                                     axis=1)))
-        if error < best_error:
-            best, best_error = int(place), error
-    return best
 
 
 def _fit(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray) -> np.ndarray | None:
