@@ -492,12 +492,6 @@ def _read_cells(
         visible = np.array([i for i in range(len(cells)) if i not in hidden], np.intp)
         decision = classify(samples[visible], look, *(on_off or (None, None)),
                             sectors=SAMPLE_SECTORS)
-        if decision.lit is None and decided is not None:
-            # a plate just hidden for doubt (only partly foreign, or its edge) was read
-            # with the others: their looks stand without it. Deciding the fewer again can
-            # fail on its own (tiny plates at a steep camera: a median over fewer cells
-            # calls a plain one covered), and the frame went blank
-            decision = _without_doubted(*decided, visible) or decision
         if decision.lit is None:
             if (decision.reason == "covered" and decision.bad_cell is not None
                     and len(hidden) < max_hidden and len(visible) > 2):
@@ -509,11 +503,18 @@ def _read_cells(
             if suspects and len(hidden) < max_hidden and len(visible) > 2:
                 hidden.append(suspects[0])
                 continue
-            bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
-            return _abstain(
-                _reason(decision, cells, look, bad), mode, found=True, geometry=geometry,
-                tiles=pending_tiles(),
-            )
+            # a plate hidden for doubt (only partly foreign, or its edge) was read with
+            # the others: their looks stand without it. Deciding fewer again can fail on
+            # its own (tiny plates at a steep camera: a median over fewer cells called
+            # plain ones covered until one too many was hidden), and the frame went blank
+            kept = None if decided is None else _without_doubted(*decided, visible)
+            if kept is None:
+                bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
+                return _abstain(
+                    _reason(decision, cells, look, bad), mode, found=True, geometry=geometry,
+                    tiles=pending_tiles(),
+                )
+            decision = kept
         # a cell with something over part of it is not read from the rest: a figure's legs
         # or shadow make a guess of what is left (a lit plate half under a dark figure reads
         # unlit). Such cells are hidden, for the session to fill in.
