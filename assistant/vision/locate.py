@@ -190,7 +190,7 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
                     ) -> list[tuple[float, RingFit, frozenset[int]]]:
     """The hypotheses that pass the checks on the picture (at most two: one is the answer,
     two that score alike make it ambiguous); ``framed_needed``: places that must show a
-    purple frame on three sides or more."""
+    purple frame (:func:`_framed_about`), 0 for no such check."""
     accepted: list[tuple[float, RingFit, frozenset[int]]] = []
     for score, homography, members, middle_blob in hypotheses:
         if any(members == seen for _s, _f, seen in accepted):
@@ -977,10 +977,7 @@ def _refine(
         if homography is None:
             return None
     ok, nearest, homography = _swapped_for_sound(pts, areas, ok, nearest, homography, spacing)
-    src = _RING[ok]
-    dst = pts[nearest[ok]]
-    fitted = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    error = float(np.sqrt(np.mean(np.sum((fitted - dst) ** 2, axis=1)))) / spacing
+    error = _fit_error(pts, ok, nearest, homography) / spacing
     if error > _MAX_FIT_ERROR:
         return None
     centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
