@@ -26,6 +26,7 @@ __all__ = [
     "SAMPLE_SECTORS",
     "GridGeometry",
     "geometry_from_corners",
+    "pixels_at",
 ]
 
 #: Radius (in plate spacings) of the disc around each cell centre that holds every pixel
@@ -173,6 +174,14 @@ class GridGeometry:
         # J^-T n = (d n1 - c n2, a n2 - b n1) / det (a flat placement: the least extent)
         det = np.maximum(np.abs(a * d - b * c), 1e-9)
         return np.maximum(np.hypot(d - c, a - b), np.hypot(d + c, -a - b)) / det
+
+
+def pixels_at(bgr: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The pixels (float BGR) nearest image ``points`` (..., 2), clamped to the picture."""
+    height, width = bgr.shape[:2]
+    xs = np.clip(np.rint(points[..., 0]).astype(np.intp), 0, width - 1)
+    ys = np.clip(np.rint(points[..., 1]).astype(np.intp), 0, height - 1)
+    return bgr[ys, xs].astype(np.float64)
 
 
 def geometry_from_corners(rows: int, cols: int, corners: np.ndarray) -> GridGeometry:

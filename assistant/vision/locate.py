@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from assistant.vision.geometry import GridGeometry
+from assistant.vision.geometry import GridGeometry, pixels_at
 
 __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
            "MIN_DIAMONDS_AFTER_LAST_VIEW", "RingFit",
@@ -40,10 +40,10 @@ _MAX_CANDIDATES = 160
 #: Plates that must show a diamond blob: a player may hide one plate and merge a second one
 #: with his head; the others fix the lattice well enough to read the hidden ones.
 MIN_DIAMONDS = 6
-#: ... but five when the live loop saw the ring a moment ago and neither following it nor
-#: a search on six finds it: the camera pitched about the player, whose gold clothes and
-#: a team-mate's merge three diamonds with their bodies at an oblique view (the last view
-#: moved on the floor cannot place a pitched ring; see :func:`locate_ring`)
+#: ... but five once the live loop has seen (or found) the ring in its window and neither
+#: following it nor a search on six finds it: the camera pitched about the player, whose
+#: gold clothes and a team-mate's merge three diamonds with their bodies at an oblique
+#: view (the last view moved on the floor cannot place a pitched ring)
 MIN_DIAMONDS_AFTER_LAST_VIEW = 5
 _NEIGHBOURS = 12
 _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
@@ -113,7 +113,7 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS
                 ) -> tuple[RingFit | None, str | None]:
     """Find the ToA ring in a BGR(A) frame, on at least ``diamonds_needed`` diamonds
     (:data:`MIN_DIAMONDS`; the live loop asks for :data:`MIN_DIAMONDS_AFTER_LAST_VIEW`
-    when nothing else found the ring it saw a moment ago).
+    when nothing else finds the ring it has seen before).
 
     Returns
     -------
@@ -858,8 +858,7 @@ _FAR_SPANS = ((2, 1), (1, 2), (2, 2))
 
 
 def _ring_hypotheses(
-    blobs: _Blobs, spans: tuple[tuple[int, int], ...] = _NEAR_SPANS,
-    needed: int = MIN_DIAMONDS,
+    blobs: _Blobs, spans: tuple[tuple[int, int], ...], needed: int,
 ) -> list[tuple[float, np.ndarray, frozenset[int], bool]]:
     """Candidate rings as (score, homography grid->image, matched blob indices, a
     diamond-sized blob in the middle), best first."""
@@ -931,7 +930,7 @@ def _ring_hypotheses(
     return results
 
 
-def _checked_fit(pts, areas, ok, nearest, needed=MIN_DIAMONDS):
+def _checked_fit(pts, areas, ok, nearest, needed):
     """Drop odd-sized matches, require enough distinct ones, and fit: ``(ok, homography)``,
     the homography None when the matches cannot make a ring."""
     ok = ok & _similar_size(areas[nearest], ok)
@@ -942,7 +941,7 @@ def _checked_fit(pts, areas, ok, nearest, needed=MIN_DIAMONDS):
 
 def _refine(
     pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float,
-    needed: int = MIN_DIAMONDS,
+    needed: int,
 ) -> tuple[float, np.ndarray, frozenset[int]] | None:
     """Fit a homography to a first match, match again against its predictions, drop what
     does not fit (a player merged with a diamond makes an odd-sized blob off centre), and
@@ -1101,10 +1100,7 @@ def _fit(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray) -> np.ndarray | N
 
 def _sample(bgr: np.ndarray, homography: np.ndarray, grid_points: np.ndarray) -> np.ndarray:
     pts = cv2.perspectiveTransform(grid_points.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    h, w = bgr.shape[:2]
-    xs = np.clip(np.rint(pts[:, 0]).astype(np.int64), 0, w - 1)
-    ys = np.clip(np.rint(pts[:, 1]).astype(np.int64), 0, h - 1)
-    return bgr[ys, xs].astype(np.float64)
+    return pixels_at(bgr, pts)
 
 
 def _frame_points() -> np.ndarray:

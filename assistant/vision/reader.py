@@ -34,6 +34,7 @@ from assistant.vision.geometry import (
     SAMPLE_SECTORS,
     GridGeometry,
     geometry_from_corners,
+    pixels_at,
 )
 from assistant.vision.locate import MIN_DIAMONDS, follow_ring, locate_ring
 
@@ -465,7 +466,7 @@ def _read_cells(
             f"{_cell_name(look)} at row {r + 1}, column {c + 1} is outside the picture.",
             mode, found=found, geometry=geometry, tiles=pending_tiles(),
         )
-    samples = _pixels_at(bgr, points)  # (cells, points, 3)
+    samples = pixels_at(bgr, points)  # (cells, points, 3)
 
     hidden: list[int] = [int(i) for i in outside]  # indices into cells, in the order set aside
     if look is Look.TOA_PLATE:
@@ -597,7 +598,7 @@ def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int,
     if not checked.any():
         return []
     points = geometry.sample_points([cells[i] for i in visible], SAMPLE_OFFSETS)
-    second = classify(_pixels_at(bgr, points), Look.TOA_PLATE, *(on_off or (None, None)),
+    second = classify(pixels_at(bgr, points), Look.TOA_PLATE, *(on_off or (None, None)),
                       sectors=SAMPLE_SECTORS)
     if second.lit is None:
         return []  # no reading of the frame at all is no opinion on one plate
@@ -621,19 +622,11 @@ def _without_doubted(visible: np.ndarray, decision: Decision, still: np.ndarray
                    features=decision.features[keep], foreign=foreign)
 
 
-def _pixels_at(bgr: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """The pixels (float BGR) nearest image ``points`` (..., 2), clamped to the picture."""
-    height, width = bgr.shape[:2]
-    xs = np.clip(np.rint(points[..., 0]).astype(np.intp), 0, width - 1)
-    ys = np.clip(np.rint(points[..., 1]).astype(np.intp), 0, height - 1)
-    return bgr[ys, xs].astype(np.float64)
-
-
 def _plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]]) -> bool:
     """Does any of ``cells`` show the plain floor (its disc and the plate frame around it)?"""
 
     def sample(points: np.ndarray) -> np.ndarray:
-        return _pixels_at(bgr, geometry.to_image(points))
+        return pixels_at(bgr, geometry.to_image(points))
 
     floor = sample(_FLOOR_POINTS)
     centre = np.median(floor, axis=0)
