@@ -74,6 +74,11 @@ STABLE_FRAMES = 2
 #: place them (a camera creeping away without changing the board read), and searched for
 #: again when they are not.
 RELOCATE_EVERY = 30
+#: The search on five diamonds (:data:`assistant.vision.locate.MIN_DIAMONDS_AFTER_LAST_VIEW`)
+#: goes on for this many searches after one found the ring (about a second at the loop's
+#: 10 fps), no longer: it costs two searches on six (about 50 ms on a 1920x1080 frame), and
+#: a puzzle gone from view for good would pay it on every frame.
+FIVE_DIAMOND_SEARCHES = 10
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
@@ -244,9 +249,10 @@ class LiveReader:
         # where the ring was last seen, kept through abstentions: the camera follows the
         # player, so the ring is found again from there (follow_frame)
         self._last_seen: GridGeometry | None = None
-        # ... or found at least, though too covered to read (a crowd at the start of a
-        # session): either way the ring is about, and a search on five diamonds may go on
-        self._ring_found = False
+        # searches since one found the ring (read, or too covered to read: a crowd at the
+        # start of a session), None before any: while it is about, a search on five
+        # diamonds may go on (FIVE_DIAMOND_SEARCHES)
+        self._searches_since_found: int | None = None
         #: searches of the whole window so far (a fresh locate, then following the ring
         #: from where it was last seen): the costly part of a frame, counted for the
         #: benchmarks (a camera change should cost at most one)
@@ -271,7 +277,7 @@ class LiveReader:
         if self._window_size != (width, height) and not self._fixed:
             self._corners = None
             self._last_seen = None
-            self._ring_found = False
+            self._searches_since_found = None
         self._window_size = (width, height)
         if self._corners is None or (not self.track and not self._fixed):
             return None
@@ -412,19 +418,22 @@ class LiveReader:
                                   zoomed=True)
             if not turned.abstain:
                 reading = turned
-        if reading.abstain and not reading.found and (self._last_seen is not None
-                                                      or self._ring_found):
+        if (reading.abstain and not reading.found and self._searches_since_found is not None
+                and self._searches_since_found < FIVE_DIAMOND_SEARCHES):
             # the camera pitched about the player (no motion of the last view on the floor
             # places that ring), and his gold clothes and a team-mate's have merged three
             # diamonds with their bodies: a search on the five left (only now: where the
-            # loop has not found the ring before, five diamonds are too few to trust)
+            # loop has not found the ring a moment ago, five diamonds are too few to trust)
             pitched = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
                                  diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
             if not pitched.abstain:
                 reading = pitched
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
-        self._ring_found = self._ring_found or reading.found
+        if reading.found:
+            self._searches_since_found = 0
+        elif self._searches_since_found is not None:
+            self._searches_since_found += 1
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
             self._last_seen = reading.geometry

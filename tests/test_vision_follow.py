@@ -833,3 +833,34 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
     assert_read_right(reading, walk[2].scene, (left, top))
     reading, _ = feed(LiveReader(), walk[2].scene.frame)
     assert reading.abstain
+
+
+def test_the_search_on_five_stops_a_second_after_the_ring_was_last_found(monkeypatch) -> None:
+    """The search on five diamonds costs two searches on six: it goes on only for
+    FIVE_DIAMOND_SEARCHES searches after one found the ring. A puzzle gone from view for
+    good (the player walked on after solving it) does not pay for it on every frame."""
+    import assistant.live as live
+
+    seen = room((1.0, 2.6), yaw=0, pitch=30, spacing=80)
+    away = np.full_like(seen.frame, 60)
+    fives = []
+    read = live.read_frame
+
+    def spy(frame, profile=None, **options):
+        fives.append(options.get("diamonds_needed") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
+        return read(frame, profile, **options)
+
+    monkeypatch.setattr(live, "read_frame", spy)
+    reader = LiveReader()
+    feed(reader, seen.frame)
+    searches = []
+    for _ in range(live.FIVE_DIAMOND_SEARCHES + 5):
+        fives.clear()
+        reading, _ = feed(reader, away)
+        assert reading.abstain
+        searches.append(any(fives))
+    assert searches == [True] * live.FIVE_DIAMOND_SEARCHES + [False] * 5
+    feed(reader, seen.frame)  # found again: the search on five may go on again
+    fives.clear()
+    feed(reader, away)
+    assert any(fives)

@@ -40,8 +40,8 @@ _MAX_CANDIDATES = 160
 #: Plates that must show a diamond blob: a player may hide one plate and merge a second one
 #: with his head; the others fix the lattice well enough to read the hidden ones.
 MIN_DIAMONDS = 6
-#: ... but five once the live loop has seen (or found) the ring in its window and neither
-#: following it nor a search on six finds it: the camera pitched about the player, whose
+#: ... but five when the live loop found the ring a moment ago (``live.FIVE_DIAMOND_SEARCHES``)
+#: and neither following it nor a search on six finds it: the camera pitched about the player, whose
 #: gold clothes and a team-mate's merge three diamonds with their bodies at an oblique
 #: view (the last view moved on the floor cannot place a pitched ring)
 MIN_DIAMONDS_AFTER_LAST_VIEW = 5
@@ -113,7 +113,7 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS
                 ) -> tuple[RingFit | None, str | None]:
     """Find the ToA ring in a BGR(A) frame, on at least ``diamonds_needed`` diamonds
     (:data:`MIN_DIAMONDS`; the live loop asks for :data:`MIN_DIAMONDS_AFTER_LAST_VIEW`
-    when nothing else finds the ring it has seen before).
+    when nothing else finds the ring it found a moment ago).
 
     Returns
     -------
