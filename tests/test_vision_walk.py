@@ -339,3 +339,32 @@ def test_the_player_s_blob_beside_a_diamond_does_not_bend_the_fit():
     d = np.hypot(*(placed[:, None] - frame.scene.plate_centres[None]).transpose(2, 0, 1))
     assert sorted(d.argmin(axis=1).tolist()) == list(range(8))
     assert d.min(axis=1).max() < 0.05 * fit.spacing
+
+
+def test_a_small_player_from_above_blending_with_his_plate_is_hidden_not_a_third_look():
+    """Straight from above (seed 6, session 8, frame 21: pitch 0°, 85 px a spacing) a small
+    player centred on a lit plate mixes his gold with it evenly in every sector: his plate's
+    feature lies midway between the unlit plates' and the lit ones', and the widest gap no
+    longer cleared the spread test, so the frame was "Can't tell lit from unlit" for two
+    frames. That plate is hidden, the seven others read right."""
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 6 * 100_003 + 8, source="synthetic")[21]
+    assert frame.camera.pitch_deg == 0.0 and frame.player_plate is not None
+    read, hidden = _no_plate_misread(frame)
+    assert (read, hidden) == (7, 1)
+
+
+def test_one_cell_between_two_clear_looks_is_covered():
+    """The cell midway between two tight looks is set aside; with two such cells, or a
+    cell beyond both looks, nothing is (the looks themselves are then in doubt)."""
+    from assistant.vision.appearance import _between_looks
+
+    clean = np.ones(8, bool)
+    one = np.array([3.67, 3.67, 3.68, 4.04, 4.44, 4.45, 4.44, 4.43])
+    assert _between_looks(one, clean, 0.25) == 3
+    two = np.array([3.67, 3.67, 3.95, 4.15, 4.44, 4.45, 4.44, 4.43])
+    assert _between_looks(two, clean, 0.25) is None
+    beyond = np.array([3.67, 3.67, 3.68, 4.9, 4.44, 4.45, 4.44, 4.43])
+    assert _between_looks(beyond, clean, 0.25) is None
+

@@ -193,14 +193,11 @@ def classify(
     # the looks are learnt from the cells whose parts agree; the others are then read
     # from the parts that fall clearly into one look (a figure hides the rest)
     ranked = np.sort(features[clean])
-    gaps = np.diff(ranked)
-    split = int(np.argmax(gaps))
-    gap = float(gaps[split])
-    low, high = ranked[: split + 1], ranked[split + 1 :]
+    gap, low, high = _two_looks(ranked)
     spread = max(float(np.ptp(low)), float(np.ptp(high)))
 
     if gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
-        mid = (ranked[split] + ranked[split + 1]) / 2
+        mid = (low[-1] + high[0]) / 2
         reach, guard = _PART_REACH * gap, _PART_GUARD * gap
         in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach)
         in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach)
@@ -250,11 +247,43 @@ def classify(
         if foreign.any() and not foreign.all():
             return Decision(None, confidence, features, "covered",
                             int(np.flatnonzero(foreign)[0]))
+    between = _between_looks(features, clean, gap_min)
+    if between is not None:
+        # one cell evenly mixed from both looks (a small figure centred on a plate, seen
+        # from above, blends with it in every sector) between two clear looks: it is
+        # covered, not a third look that leaves the frame unreadable
+        return Decision(None, confidence, features, "covered", between)
     if float(np.ptp(features)) > gap_min * 0.8:
         # neither one look nor two clearly separated looks
         return Decision(None, confidence, features, "ambiguous")
 
     return _all_alike(parts, features, look, on, off)
+
+
+def _two_looks(ranked: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """The widest gap in sorted features and the two clusters on either side of it."""
+    gaps = np.diff(ranked)
+    split = int(np.argmax(gaps))
+    return float(gaps[split]), ranked[: split + 1], ranked[split + 1 :]
+
+
+def _between_looks(features: np.ndarray, clean: np.ndarray, gap_min: float) -> int | None:
+    """The one clean cell whose feature lies inside the gap of two clear looks that the
+    other cells show (each look on two cells at least), or None. Left in, it splits the gap
+    in two halves neither of which clears the spread test."""
+    found = None
+    for i in np.flatnonzero(clean):
+        others = np.sort(features[clean & (np.arange(len(features)) != i)])
+        if len(others) < 4:
+            return None
+        gap, low, high = _two_looks(others)
+        spread = max(float(np.ptp(low)), float(np.ptp(high)))
+        if (len(low) >= 2 and len(high) >= 2 and gap >= gap_min
+                and gap >= _GAP_OVER_SPREAD * spread and low[-1] < features[i] < high[0]):
+            if found is not None:
+                return None
+            found = int(i)
+    return found
 
 
 def _all_alike(
