@@ -368,3 +368,40 @@ def test_one_cell_between_two_clear_looks_is_covered():
     beyond = np.array([3.67, 3.67, 3.68, 4.9, 4.44, 4.45, 4.44, 4.43])
     assert _between_looks(beyond, clean, 0.25) is None
 
+
+@pytest.mark.parametrize(("session", "index"), [(6 * 100_003 + 4, 1), (4 * 100_003 + 31, 1)])
+def test_of_two_rings_through_six_diamonds_the_tight_fit_is_taken(session, index):
+    """Two team-mates on two plates of a session's start (61° and 56°): a lattice sheared
+    through six diamonds also passes every check and shows purple frames about five or
+    seven places, too many to be told apart by frames alone (the ring shows seven or
+    eight), so the first frames abstained ("two puzzle-like patterns"). The ring fits its
+    six diamonds to 0.003 spacings RMS, the sheared lattice to 0.023-0.031: the ring is
+    taken, every place on its plate."""
+    from assistant.vision.locate import locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, session, source="synthetic")[index]
+    assert frame.event in ("start", "idle") and len(frame.hidden) == 2
+    fit, why = locate_ring(frame.scene.frame)
+    assert fit is not None, why
+    placed = fit.geometry.to_image(np.array([(c, r) for r, c in TOA_PLATES], np.float64))
+    d = np.hypot(*(placed[:, None] - frame.scene.plate_centres[None]).transpose(2, 0, 1))
+    assert sorted(d.argmin(axis=1).tolist()) == list(range(8))
+    assert d.min(axis=1).max() < 0.1 * fit.spacing
+
+
+def test_two_loose_or_two_tight_fits_stay_ambiguous():
+    """The fit's tightness decides only between a tight fit and a loose one through as many
+    diamonds, the tight one framed about as many places."""
+    from assistant.vision.locate import RingFit, _preferred_ring
+
+    def fit(error: float, matched: int = 6) -> RingFit:
+        return RingFit(None, (True,) * matched + (False,) * (8 - matched), error, 60.0)
+
+    assert _preferred_ring([fit(0.003), fit(0.03)], [7, 7]) == 0
+    assert _preferred_ring([fit(0.03), fit(0.003)], [6, 6]) == 1
+    assert _preferred_ring([fit(0.003), fit(0.03)], [5, 7]) is None  # fewer framed
+    assert _preferred_ring([fit(0.003), fit(0.01)], [8, 8]) is None  # both tight
+    assert _preferred_ring([fit(0.01), fit(0.03)], [8, 8]) is None  # not five times
+    assert _preferred_ring([fit(0.003), fit(0.03, 7)], [8, 8]) is None  # more diamonds
+    assert _preferred_ring([fit(0.003), fit(0.03)], [8, 4]) == 0  # frames alone

@@ -30,7 +30,8 @@ from assistant.vision.geometry import GridGeometry, pixels_at
 
 __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
            "MIN_DIAMONDS_AFTER_LAST_VIEW", "RingFit",
-           "agrees_with_last_view", "follow_ring", "locate_ring", "ring_in_place",
+           "agrees_with_last_view", "follow_ring", "framed_places", "locate_ring",
+           "ring_in_place",
            "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
@@ -149,12 +150,32 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int
     if not accepted:
         return None, "not-found"
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
-        framed = [_framed_plates(bgr, fit) for _score, fit, _members in accepted[:2]]
-        best = int(np.argmax(framed))
-        if framed[best] < _FRAMED_TO_PREFER or framed[best] - framed[1 - best] < _FRAMED_LEAD:
+        fits = [fit for _score, fit, _members in accepted[:2]]
+        best = _preferred_ring(fits, [_framed_plates(bgr, fit) for fit in fits])
+        if best is None:
             return None, "several"
-        return accepted[best][1], None
+        return fits[best], None
     return accepted[0][1], None
+
+
+def _preferred_ring(fits: list[RingFit], framed: list[int]) -> int | None:
+    """Of two rings that fit alike, the one to take (None: neither). Either far more of its
+    places show purple frames, or it runs through the same number of diamonds many times
+    more tightly without fewer framed places: a lattice sheared through six diamonds of
+    the ring (bodies on the other two) bends to reach them, the ring itself does not (seen
+    on walk-throughs: the ring 0.002-0.004 spacings RMS, framed 7-8; sheared ones
+    0.023-0.031, framed 5-7)."""
+    best = int(np.argmax(framed))
+    if framed[best] >= _FRAMED_TO_PREFER and framed[best] - framed[1 - best] >= _FRAMED_LEAD:
+        return best
+    tight = int(np.argmin([fit.fit_error for fit in fits]))
+    loose = 1 - tight
+    if (sum(fits[tight].matched) == sum(fits[loose].matched)
+            and fits[loose].fit_error >= _LOOSE_FIT
+            and fits[tight].fit_error * _FIT_LEAD <= fits[loose].fit_error
+            and framed[tight] >= max(framed[loose], _FRAMED_TO_PREFER)):
+        return tight
+    return None
 
 
 # Two rings that fit their diamonds alike: one is preferred when at least five of its
@@ -164,6 +185,11 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int
 # the steep walk-throughs: the real ring 5-8, the sheared ones 1-4).
 _FRAMED_TO_PREFER = 5
 _FRAMED_LEAD = 3
+# ... or, through as many diamonds, one fits them this many times more tightly (RMS, in
+# spacings) than the other, whose fit is loose by at least _LOOSE_FIT (two fits both
+# within the diamonds' own centring noise are not told apart this way)
+_FIT_LEAD = 5.0
+_LOOSE_FIT = 0.015
 # A ring on five diamonds (MIN_DIAMONDS_AFTER_LAST_VIEW) has two checks fewer on its fit:
 # six of its places must show such frames (see _framed_about). Through five diamonds on
 # the screenshot's floor, lattices sheared onto a body or the click arrow showed them about
@@ -174,7 +200,13 @@ _FRAMED_ON_FEWER = 6
 
 def _framed_plates(bgr: np.ndarray, fit: RingFit) -> int:
     """How many of the ring's places show a purple frame on three sides or more."""
-    return int(np.sum(_purple_sides(bgr, fit.geometry.homography) >= 3))
+    return int(np.sum(framed_places(bgr, fit.geometry)))
+
+
+def framed_places(bgr: np.ndarray, geometry: GridGeometry) -> np.ndarray:
+    """Per ring place (row-major, the middle left out): does it show a purple frame on
+    three sides or more, as a plate does and the plain floor between plates does not?"""
+    return _purple_sides(bgr, geometry.homography) >= 3
 
 
 def _framed_about(bgr: np.ndarray, fit: RingFit, places: int) -> bool:
