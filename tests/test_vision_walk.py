@@ -405,3 +405,17 @@ def test_two_loose_or_two_tight_fits_stay_ambiguous():
     assert _preferred_ring([fit(0.01), fit(0.03)], [8, 8]) is None  # not five times
     assert _preferred_ring([fit(0.003), fit(0.03, 7)], [8, 8]) is None  # more diamonds
     assert _preferred_ring([fit(0.003), fit(0.03)], [8, 4]) == 0  # frames alone
+
+
+def test_a_grey_cape_over_a_framed_place_of_six_diamonds_is_not_the_plain_floor():
+    """At 68° (seed 3, session 25, frame 11) the player in a grey cape stands on a plate
+    and a team-mate's gold body hides another: six diamonds place the ring, and the cape
+    looks like the floor, so the frame was taken for a lattice off the plates ("not in
+    view") for two frames. All eight places show purple frames about them, which the
+    plain floor between plates does not: the plates are read, three hidden."""
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 3 * 100_003 + 25, source="synthetic")[11]
+    assert frame.camera.pitch_deg > 67.0 and frame.player_plate is not None
+    read, hidden = _no_plate_misread(frame)
+    assert (read, hidden) == (5, 3)

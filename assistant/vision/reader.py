@@ -36,7 +36,7 @@ from assistant.vision.geometry import (
     geometry_from_corners,
     pixels_at,
 )
-from assistant.vision.locate import MIN_DIAMONDS, follow_ring, locate_ring
+from assistant.vision.locate import MIN_DIAMONDS, follow_ring, framed_places, locate_ring
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
     from assistant.profile import GridSpec, Profile
@@ -324,9 +324,11 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
         )
+    framed = framed_places(bgr, fit.geometry)
     reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                           max_hidden=_hidden_allowed(max_hidden, unmatched),
-                          placed_surely=len(unmatched) <= 1)
+                          placed_surely=len(unmatched) <= 1,
+                          framed=tuple(c for c, f in zip(grid.cells, framed, strict=True) if f))
     return replace(reading, unmatched=unmatched)
 
 
@@ -432,9 +434,12 @@ def _read_cells(
     unmatched: tuple[tuple[int, int], ...],
     max_hidden: int = MAX_HIDDEN,
     placed_surely: bool = False,
+    framed: tuple[tuple[int, int], ...] = (),
 ) -> Reading:
     """``placed_surely``: the grid was just placed on seven diamonds or more, so a covered
-    plate is not checked for the plain floor (see below)."""
+    plate is not checked for the plain floor (see below); ``framed``: cells the locator
+    just placed where a purple frame shows about them, which are plates whatever covers
+    them (not checked either)."""
     cells = grid.cells
     points = geometry.sample_points(cells, SAMPLE_OFFSETS,
                                     inside_diamond=look is Look.TOA_PLATE)
@@ -552,13 +557,15 @@ def _read_cells(
         hidden.append(doubtful[0])
 
     covered = [cells[i] for i in hidden if i not in outside]
-    if (covered and look is Look.TOA_PLATE and not placed_surely
-            and _plain_floor(bgr, geometry, covered)):
+    unframed = [cell for cell in covered if cell not in framed]
+    if (unframed and look is Look.TOA_PLATE and not placed_surely
+            and _plain_floor(bgr, geometry, unframed)):
         # six diamonds can be fitted by a lattice that is not the ring; its other two places
         # then show the floor between plates, where a covered plate shows what covers it
         # (and corners kept from an earlier frame put a plate on the floor when the view
         # has moved). Seven diamonds place the ring itself: a grey cape over a plate
-        # behind a body, at a steep camera, looks like the floor and is not
+        # behind a body, at a steep camera, looks like the floor and is not; nor is a
+        # place with a purple frame about it (the floor between plates has none)
         return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
     lit = np.full(len(cells), -1, np.int64)
     confidence = np.zeros(len(cells))
