@@ -172,6 +172,15 @@ def test_a_ring_fitted_to_six_diamonds_hides_no_fourth_plate():
 STEEP = {"pitch_range": (55.0, 68.0)}  # bench-walk --steep's cameras
 
 
+def _every_place_on_its_plate(fit, frame) -> np.ndarray:
+    """Assert that the fit puts each ring place nearest a different plate of the frame;
+    returns the distances (place x plate, pixels)."""
+    placed = fit.geometry.to_image(np.array([(c, r) for r, c in TOA_PLATES], np.float64))
+    d = np.hypot(*(placed[:, None] - frame.scene.plate_centres[None]).transpose(2, 0, 1))
+    assert sorted(d.argmin(axis=1).tolist()) == list(range(8))
+    return d
+
+
 def _no_plate_misread(frame) -> tuple[int, int]:
     """Read a walk-through frame as a session does (up to four hidden); fails on a plate
     placed off its plate or read wrong. Returns (plates read, plates hidden)."""
@@ -250,9 +259,7 @@ def test_of_two_rings_through_six_diamonds_the_framed_one_is_taken(index):
     fit, why = locate_ring(frame.scene.frame)
     assert fit is not None, why
     assert len(_placed_on_true_plates(fit, frame.scene)) == 6
-    placed = fit.geometry.to_image(np.array([(c, r) for r, c in TOA_PLATES], np.float64))
-    d = np.hypot(*(placed[:, None] - frame.scene.plate_centres[None]).transpose(2, 0, 1))
-    assert sorted(d.argmin(axis=1).tolist()) == list(range(8))  # every place on a plate
+    _every_place_on_its_plate(fit, frame)
 
 
 @pytest.mark.parametrize(("session", "index"), [(8, 3), (20, 6), (20, 8), (20, 9)])
@@ -335,9 +342,7 @@ def test_the_player_s_blob_beside_a_diamond_does_not_bend_the_fit():
     frame = walk_through(None, 3 * 100_003 + 28, source="screenshot")[12]
     fit, why = locate_ring(frame.scene.frame)
     assert fit is not None, why
-    placed = fit.geometry.to_image(np.array([(c, r) for r, c in TOA_PLATES], np.float64))
-    d = np.hypot(*(placed[:, None] - frame.scene.plate_centres[None]).transpose(2, 0, 1))
-    assert sorted(d.argmin(axis=1).tolist()) == list(range(8))
+    d = _every_place_on_its_plate(fit, frame)
     assert d.min(axis=1).max() < 0.05 * fit.spacing
 
 
@@ -384,9 +389,7 @@ def test_of_two_rings_through_six_diamonds_the_tight_fit_is_taken(session, index
     assert frame.event in ("start", "idle") and len(frame.hidden) == 2
     fit, why = locate_ring(frame.scene.frame)
     assert fit is not None, why
-    placed = fit.geometry.to_image(np.array([(c, r) for r, c in TOA_PLATES], np.float64))
-    d = np.hypot(*(placed[:, None] - frame.scene.plate_centres[None]).transpose(2, 0, 1))
-    assert sorted(d.argmin(axis=1).tolist()) == list(range(8))
+    d = _every_place_on_its_plate(fit, frame)
     assert d.min(axis=1).max() < 0.1 * fit.spacing
 
 
