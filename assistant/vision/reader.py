@@ -72,6 +72,10 @@ _GOLD_MIN_SATURATION = 0.3
 #: The fixed lattice's edge check (:func:`_edge_doubts`) runs where it keeps at least this
 #: many pixels from a diamond's outline: closer, its edge points blend with the frame.
 EDGE_CHECK_MARGIN_PX = 1.0
+# How much darker (log of the brightest channel) than the median plate of its look a plate
+# may be before it is doubted (_shaded). Measured, plates read right: at most 0.14 darker
+# (synthetic), 0.02 (the screenshot's floor at 55-68°); the misread plate under a coat 0.23.
+_SHADED = 0.2
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
 _FLOOR_POINTS = np.array(
     [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
@@ -533,9 +537,11 @@ def _read_cells(
         # (auto mode only: calibrated corners are the player's clicks, so the sampled
         # disc often overlaps a diamond's edge, which looks just as foreign)
         foreign = decision.foreign if mode == "auto" else None
+        shaded = (_shaded(samples[visible], decision.lit)
+                  if look is Look.TOA_PLATE and mode == "auto" else np.zeros(len(visible), bool))
         doubtful = [
             int(i) for j, i in enumerate(visible)
-            if cells[i] in unmatched
+            if cells[i] in unmatched or bool(shaded[j])
             or (decision.confidence[j] <= PARTIAL_CONFIDENCE
                 and foreign is not None and bool(foreign[j]))
         ]
@@ -613,6 +619,23 @@ def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int,
     differs = (second.lit != decision.lit) | (
         (second.confidence <= PARTIAL_CONFIDENCE) & foreign)
     return [int(visible[j]) for j in np.flatnonzero(differs & checked)]
+
+
+def _shaded(samples: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """Per decided plate: is it much darker than the other plates of its look? Bodies
+    standing beside a far plate at a steep camera can cover all of its diamond but a
+    sliver, and the sampled points then mix the gold with a dark coat in every sector
+    alike: the ToA feature, chroma with brightness, can still land on a look (an unlit
+    plate read lit at 64°, seed 5 session 19 frame 6), but the plate is darker than any
+    plate of that look. Plates of one look differ in brightness by a few hundredths (log
+    units) on every rendered and re-projected room; :data:`_SHADED` is ten times that."""
+    level = np.log(np.median(samples, axis=1).max(axis=1) + 8.0)
+    shaded = np.zeros(len(lit), bool)
+    for look in (0, 1):
+        members = np.flatnonzero(lit == look)
+        if len(members) >= 3:
+            shaded[members] = level[members] < np.median(level[members]) - _SHADED
+    return shaded
 
 
 def _without_doubted(visible: np.ndarray, decision: Decision, still: np.ndarray
