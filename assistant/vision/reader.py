@@ -76,6 +76,10 @@ EDGE_CHECK_MARGIN_PX = 1.0
 # may be before it is doubted (_shaded). Measured, plates read right: at most 0.14 darker
 # (synthetic), 0.02 (the screenshot's floor at 55-68°); the misread plate under a coat 0.23.
 _SHADED = 0.2
+# ... or than the median plate of the other look by this much: unlit diamonds are 0.13
+# darker than lit ones on the real screenshot (and the rooms drawn from its colours); a
+# green coat seen from above over all of a lit diamond but its rim, 0.93
+_SHADED_BELOW_OTHERS = 0.5
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
 _FLOOR_POINTS = np.array(
     [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
@@ -627,14 +631,20 @@ def _shaded(samples: np.ndarray, lit: np.ndarray) -> np.ndarray:
     sliver, and the sampled points then mix the gold with a dark coat in every sector
     alike: the ToA feature, chroma with brightness, can still land on a look (an unlit
     plate read lit at 64°, seed 5 session 19 frame 6), but the plate is darker than any
-    plate of that look. Plates of one look differ in brightness by a few hundredths (log
-    units) on every rendered and re-projected room; :data:`_SHADED` is ten times that."""
+    plate of that look (or, alone in its look, far darker than the other look: a coat
+    over all of a lit diamond but its rim, from above, read unlit). Plates of one look
+    differ in brightness by a few hundredths (log units) on every rendered and
+    re-projected room; :data:`_SHADED` is ten times that."""
     level = np.log(np.median(samples, axis=1).max(axis=1) + 8.0)
     shaded = np.zeros(len(lit), bool)
     for look in (0, 1):
-        members = np.flatnonzero(lit == look)
+        members, others = np.flatnonzero(lit == look), np.flatnonzero(lit != look)
         if len(members) >= 3:
-            shaded[members] = level[members] < np.median(level[members]) - _SHADED
+            shaded[members] |= level[members] < np.median(level[members]) - _SHADED
+        if len(others) >= 3:
+            # a plate alone in its look has no others to be compared with: the other look
+            # then tells, the two looks being close in brightness
+            shaded[members] |= level[members] < np.median(level[others]) - _SHADED_BELOW_OTHERS
     return shaded
 
 
