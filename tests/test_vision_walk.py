@@ -365,13 +365,12 @@ def test_one_cell_between_two_clear_looks_is_covered():
     cell beyond both looks, nothing is (the looks themselves are then in doubt)."""
     from assistant.vision.appearance import _between_looks
 
-    clean = np.ones(8, bool)
     one = np.array([3.67, 3.67, 3.68, 4.04, 4.44, 4.45, 4.44, 4.43])
-    assert _between_looks(one, clean, 0.25) == 3
+    assert _between_looks(one, 0.25) == 3
     two = np.array([3.67, 3.67, 3.95, 4.15, 4.44, 4.45, 4.44, 4.43])
-    assert _between_looks(two, clean, 0.25) is None
+    assert _between_looks(two, 0.25) is None
     beyond = np.array([3.67, 3.67, 3.68, 4.9, 4.44, 4.45, 4.44, 4.43])
-    assert _between_looks(beyond, clean, 0.25) is None
+    assert _between_looks(beyond, 0.25) is None
 
 
 @pytest.mark.parametrize(("session", "index"), [(6 * 100_003 + 4, 1), (4 * 100_003 + 31, 1)])

@@ -247,7 +247,7 @@ def classify(
         if foreign.any() and not foreign.all():
             return Decision(None, confidence, features, "covered",
                             int(np.flatnonzero(foreign)[0]))
-    between = _between_looks(features, clean, gap_min)
+    between = _between_looks(features, gap_min)
     if between is not None:
         # one cell evenly mixed from both looks (a small figure centred on a plate, seen
         # from above, blends with it in every sector) between two clear looks: it is
@@ -267,13 +267,13 @@ def _two_looks(ranked: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     return float(gaps[split]), ranked[: split + 1], ranked[split + 1 :]
 
 
-def _between_looks(features: np.ndarray, clean: np.ndarray, gap_min: float) -> int | None:
-    """The one clean cell whose feature lies inside the gap of two clear looks that the
-    other cells show (each look on two cells at least), or None. Left in, it splits the gap
-    in two halves neither of which clears the spread test."""
+def _between_looks(features: np.ndarray, gap_min: float) -> int | None:
+    """The one cell (of cells whose sectors all agree) whose feature lies inside the gap of
+    two clear looks that the other cells show (each look on two cells at least), or None.
+    Left in, it splits the gap in two halves neither of which clears the spread test."""
     found = None
-    for i in np.flatnonzero(clean):
-        others = np.sort(features[clean & (np.arange(len(features)) != i)])
+    for i in range(len(features)):
+        others = np.sort(np.delete(features, i))
         if len(others) < 4:
             return None
         gap, low, high = _two_looks(others)

@@ -332,11 +332,9 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
         )
-    framed = framed_places(bgr, fit.geometry)
     reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                           max_hidden=_hidden_allowed(max_hidden, unmatched),
-                          placed_surely=len(unmatched) <= 1,
-                          framed=tuple(c for c, f in zip(grid.cells, framed, strict=True) if f))
+                          placed_surely=len(unmatched) <= 1, placed_here=True)
     return replace(reading, unmatched=unmatched)
 
 
@@ -442,12 +440,12 @@ def _read_cells(
     unmatched: tuple[tuple[int, int], ...],
     max_hidden: int = MAX_HIDDEN,
     placed_surely: bool = False,
-    framed: tuple[tuple[int, int], ...] = (),
+    placed_here: bool = False,
 ) -> Reading:
     """``placed_surely``: the grid was just placed on seven diamonds or more, so a covered
-    plate is not checked for the plain floor (see below); ``framed``: cells the locator
-    just placed where a purple frame shows about them, which are plates whatever covers
-    them (not checked either)."""
+    plate is not checked for the plain floor (see below); ``placed_here``: the locator
+    placed it in this frame, so a covered place with a purple frame about it is a plate
+    whatever covers it (not checked either; corners kept from an earlier view are)."""
     cells = grid.cells
     points = geometry.sample_points(cells, SAMPLE_OFFSETS,
                                     inside_diamond=look is Look.TOA_PLATE)
@@ -567,9 +565,11 @@ def _read_cells(
         hidden.append(doubtful[0])
 
     covered = [cells[i] for i in hidden if i not in outside]
-    unframed = [cell for cell in covered if cell not in framed]
-    if (unframed and look is Look.TOA_PLATE and not placed_surely
-            and _plain_floor(bgr, geometry, unframed)):
+    if covered and look is Look.TOA_PLATE and not placed_surely and placed_here:
+        framed = framed_places(bgr, geometry)  # per ring place, in the order of ``cells``
+        covered = [cell for cell in covered if not framed[cells.index(cell)]]
+    if (covered and look is Look.TOA_PLATE and not placed_surely
+            and _plain_floor(bgr, geometry, covered)):
         # six diamonds can be fitted by a lattice that is not the ring; its other two places
         # then show the floor between plates, where a covered plate shows what covers it
         # (and corners kept from an earlier frame put a plate on the floor when the view
