@@ -138,6 +138,9 @@ CARDINAL_TOLERANCE_DEG = 5.0
 # reachable: the history is dropped).
 _PAIR_LIMIT = 144
 _MULTI_STEP_LIMIT = 16
+#: In a board's set of the cells its last step may have been onto: the player has been
+#: seen too far from every one of them to stand on it still (:func:`_still_on`).
+LEFT = "left"
 # The changes of up to n steps depend only on the grid (shape, holes, k) and n: listed once
 # per process for every history (a new session, a reset, each test) instead of per history.
 _STEP_DELTAS: dict[tuple, np.ndarray] = {}
@@ -260,6 +263,9 @@ class BoardHistory:
         self._geometry: GridGeometry | None = None
         self._missed = 0
         self._now: float | None = None  # the last reading's time on the history's clock
+        # whether the last reading's frame alone decided (the first of a session, or one
+        # no board of the belief explained): what came before it no longer counts
+        self.restarted = True
 
     def reset(self) -> None:
         """Forget the session (the puzzle left the view, another window was chosen)."""
@@ -269,6 +275,7 @@ class BoardHistory:
         self._geometry = None
         self._missed = 0
         self._now = None
+        self.restarted = True
 
     @property
     def belief(self) -> tuple[Board, ...]:
@@ -309,7 +316,8 @@ class BoardHistory:
         ``player``: the grid point under the spot where the camera keeps the player, in
         this reading's labels, once that spot is learnt. A step of this transition (one
         step, readings a moment apart) was onto a cell within :data:`STEP_REACH` of it;
-        without it, onto a cell in the picture (:meth:`_reachable`)."""
+        without it, onto a cell in the picture (:meth:`_reachable`). A plate further than
+        that from it is not the one the player stands on (:func:`_still_on`)."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -354,9 +362,12 @@ class BoardHistory:
                          if None in last or standing in last}
                 reached = on_it or reached
         # no history, or none that explains this frame: the frame alone decides
+        self.restarted = not reached
         if not reached:
             reached = {board: frozenset({None}) for board in completions}
             sides = {board: frozenset({landmark}) for board in completions}
+        if player is not None:
+            reached = {board: _still_on(last, player, board) for board, last in reached.items()}
         self._belief = reached
         self._sides = {board: sides[board] for board in reached}
         self._step_window = {board: windows.get(board) for board in reached}
@@ -526,7 +537,7 @@ class BoardHistory:
         when no step the player can have taken explains it (one step of a transition a
         moment long onto a cell out of view, :meth:`_reachable`)."""
         if not delta.any():  # no step: the last one is the board before's, relabelled
-            return {None if cell is None else turn_cell(cell, before.shape, turn)
+            return {cell if cell in (None, LEFT) else turn_cell(cell, before.shape, turn)
                     for cell in self._belief[before]}
         if steps == 1:
             cells = set(_stepped_cells(candidate, delta)) - out_of_reach
@@ -632,6 +643,27 @@ def _left_behind(cells: set, anchors: tuple[tuple[float, float], tuple[float, fl
     return {cell for cell in cells
             if math.dist(now, (cell[1], cell[0]))
             > math.dist(before, (cell[1], cell[0])) + AWAY_TOLERANCE}
+
+
+def _still_on(last: frozenset, player: tuple[float, float], board: Board) -> frozenset:
+    """The cells of ``last`` (the plates the last step may have been onto) the player may
+    still stand on, seen at grid point ``player``: the body trails the game's own place
+    by :data:`STEP_REACH` at most, so a plate further away has been left (:data:`LEFT`
+    when every one has). Unknown (None) becomes the plates near the player, or left.
+
+    Why: standing still on a plate later then needs a step onto it since (a step is
+    entering a plate), which tells the first step of a session whose three plates were all
+    hidden (the player walked in from the way in, and stands on it)."""
+    x, y = player
+    near = {(int(r), int(c)) for r, c in np.argwhere(board.present)
+            if math.hypot(x - c, y - r) <= STEP_REACH}
+    kept: set = set()
+    for cell in last:
+        if cell is None:
+            kept |= near | {LEFT}
+        elif cell == LEFT or cell in near:
+            kept.add(cell)
+    return frozenset(kept or {LEFT})
 
 
 def cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:

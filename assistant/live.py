@@ -84,6 +84,9 @@ SPOT_SAMPLES_KEPT = 40
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
+#: Readings kept to tell the history again once the spot is trusted (:meth:`_replay`):
+#: a session's first steps, about ten seconds of the live loop at 10 fps.
+SESSION_LOG_KEPT = 100
 #: All windows are listed this often (frames); in between only the target is re-read.
 RELIST_EVERY = 10
 
@@ -532,6 +535,9 @@ class LiveLoop:
         # views of the camera so far: one more each time it moved (_note_view); the spot's
         # samples are counted per view (_learn_spot)
         self._camera_views = 0
+        # what the history was told since its frame alone last decided, until the spot is
+        # trusted: (reading, seconds, landmark, geometry or None, area, offset) (_replay)
+        self._session_log: list[tuple] | None = []
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -610,10 +616,19 @@ class LiveLoop:
         self._note_view(view)
         # (from the plates the reader itself found hidden: the plate hidden under a spot
         # learnt wrong must not teach that spot again)
+        trusted_before = self._spot_trusted
         self._learn_spot(read, view, area, offset)
-        inference = self.history.update(reading, since, self._statue_seen(reading, view),
-                                        self._player_anchors(reading, view, area, offset),
-                                        self._player_point(reading, view, area, offset))
+        landmark = self._statue_seen(reading, view)
+        self._spot(area)  # (whether the spot is trusted now)
+        if self._spot_trusted and not trusted_before and self._session_log and all(
+                (logged[4].width, logged[4].height) == (area.width, area.height)
+                for logged in self._session_log):
+            inference = self._replay((read, since, landmark, view, area, offset))
+        else:
+            inference = self.history.update(reading, since, landmark,
+                                            self._player_anchors(reading, view, area, offset),
+                                            self._player_point(reading, view, area, offset))
+            self._log_reading(read, since, landmark, view, area, offset)
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
@@ -798,6 +813,49 @@ class LiveLoop:
         if self._view_shift is None or self._view_shift > VIEW_MOVED_PX:
             self._camera_views += 1
 
+    def _log_reading(self, read: Reading, since: float | None,
+                     landmark: tuple[int, int] | None, view: np.ndarray | None,
+                     area: Rect, offset: tuple[int, int]) -> None:
+        """Keep what the history was told since its frame alone last decided, while the
+        spot where the camera keeps the player is not trusted (:meth:`_replay`)."""
+        if self.history.restarted:
+            self._session_log = []
+        if self._spot_trusted or self._session_log is None \
+                or len(self._session_log) >= SESSION_LOG_KEPT:
+            # nothing to replay, or too long: the log starts again at the next restart
+            self._session_log = None
+            return
+        geometry = read.geometry if view is not None else None
+        self._session_log.append((read, since, landmark, geometry, area, offset))
+
+    def _replay(self, now: tuple) -> Inference | None:
+        """Tell the history again what it was told since its frame alone last decided,
+        now with the spot: the session's first step is often onto a plate whose two
+        neighbours were hidden too, and only where the player stood (off the plates at
+        the way in, then on that plate, still) tells that it was a step. Returns this
+        frame's inference (``now``: as logged)."""
+        read, since, landmark, view, area, offset = now
+        entries = [*self._session_log, (read, since, landmark,
+                                        read.geometry if view is not None else None,
+                                        area, offset)]
+        self._session_log = None
+        self.history.reset()
+        before: tuple[GridGeometry, tuple[int, int]] | None = None
+        inference = None
+        for read, since, landmark, geometry, area, offset in entries:
+            if geometry is None:
+                inference = self.history.update(read, since, landmark)
+                continue
+            here = _under_spot(self._spot(area), geometry, offset)
+            anchors = None if before is None else (_under_spot(self._spot(area), *before),
+                                                   here)
+            before = (geometry, offset)
+            inference = self.history.update(_with_plate_hidden_at(read, here), since,
+                                            landmark, anchors, here)
+        if view is not None:
+            self._anchor_view = (read.geometry, offset)
+        return inference
+
     def _player_anchors(
         self, reading: Reading, view: np.ndarray | None, area: Rect, offset: tuple[int, int]
     ) -> tuple[tuple[float, float], tuple[float, float]] | None:
@@ -823,12 +881,7 @@ class LiveLoop:
             middle = ((geometry.cols - 1) / 2, (geometry.rows - 1) / 2)
             return middle, middle
 
-        def under_spot(view: tuple[GridGeometry, tuple[int, int]]) -> tuple[float, float]:
-            where, (dx, dy) = view
-            x, y = where.to_grid(np.array([[spot[0] - dx, spot[1] - dy]]))[0]
-            return float(x), float(y)
-
-        return under_spot(before), under_spot((geometry, offset))
+        return _under_spot(spot, *before), _under_spot(spot, geometry, offset)
 
     def _player_point(self, reading: Reading, view: np.ndarray | None, area: Rect,
                       offset: tuple[int, int]) -> tuple[float, float] | None:
@@ -838,9 +891,7 @@ class LiveLoop:
         spot = self._spot(area)
         if view is None or spot is None or not self._spot_trusted:
             return None
-        x, y = reading.geometry.to_grid(np.array([[spot[0] - offset[0],
-                                                   spot[1] - offset[1]]]))[0]
-        return float(x), float(y)
+        return _under_spot(spot, reading.geometry, offset)
 
     def _players_plate_hidden(self, reading: Reading, view: np.ndarray | None, area: Rect,
                               offset: tuple[int, int]) -> Reading:
@@ -854,11 +905,7 @@ class LiveLoop:
         diamond's size and place that read *unlit*; the history then explained the next
         turn with that board, and the marks were wrong (a held-out walk-through on the
         screenshot's floor). The step onto the plate tells its state anyway."""
-        if len(reading.hidden) >= MAX_HIDDEN_IN_SESSION:
-            return reading
-        point = self._player_point(reading, view, area, offset)
-        standing = None if point is None else cell_at(point, reading.partial or reading.board)
-        return reading if standing is None else reading.with_hidden((standing,))
+        return _with_plate_hidden_at(reading, self._player_point(reading, view, area, offset))
 
     def _forget_spot_of_another_size(self, area: Rect) -> None:
         """The spot is in the area's pixels: a resized window starts learning again."""
@@ -922,8 +969,12 @@ class LiveLoop:
             spacing = geometry.local_spacing(*cell)
             hidden.append(here)
             # still: within a pixel or two (a camera turning about the player moves even
-            # the plates near the player by more)
-            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing)
+            # the plates near the player by more), or a tenth of what the view's corners
+            # moved (the reader places a plate to a few pixels at a steep camera, and a
+            # pitch that moves the corners by 30 pixels moves a plate a spacing from the
+            # player by 10 or more)
+            shift = self._view_shift or 0.0
+            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing, 0.1 * shift)
                         for before in self._last_hidden)
             known = any(v == view_number and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
                         for x, y, v, _n, _m in self._spot_samples)
@@ -987,6 +1038,7 @@ class LiveLoop:
         """Forget what earlier frames showed (another window or puzzle)."""
         self.history.reset()
         self._last_reading_at = None
+        self._session_log = []
 
     def _capture_area(self, window: WindowInfo) -> Rect:
         rect = self.reader.profile.capture.rect
@@ -996,6 +1048,23 @@ class LiveLoop:
         return Rect(window.rect.left + left, window.rect.top + top, width, height).intersect(
             window.rect
         )
+
+
+def _under_spot(spot: tuple[float, float], geometry: GridGeometry,
+                offset: tuple[int, int]) -> tuple[float, float]:
+    """The grid point under a place of the captured area (``spot``), in a reading made on
+    a grab at ``offset`` in it."""
+    x, y = geometry.to_grid(np.array([[spot[0] - offset[0], spot[1] - offset[1]]]))[0]
+    return float(x), float(y)
+
+
+def _with_plate_hidden_at(reading: Reading, point: tuple[float, float] | None) -> Reading:
+    """``reading`` with the plate the player stands on hidden (``point``: the grid point
+    under the player), when one more hidden plate is allowed."""
+    if point is None or len(reading.hidden) >= MAX_HIDDEN_IN_SESSION:
+        return reading
+    standing = cell_at(point, reading.partial or reading.board)
+    return reading if standing is None else reading.with_hidden((standing,))
 
 
 def _place(cell: tuple[int, int]) -> str:

@@ -5,6 +5,7 @@ only when it is the true one."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from assistant.inference import (
     GAME_TICK_SECONDS,
     MISSED_FRAMES_PER_STEP,
+    STEP_REACH,
     STEP_SPACING_SECONDS,
     BoardHistory,
     common_presses,
@@ -532,6 +534,43 @@ def test_a_player_standing_still_on_a_plate_last_stepped_onto_it():
                 stood = history.update(reading_of(after, covered, angle_deg=12), 0.1,
                                        anchors=(_on(p), _on(p)))
                 assert stood.board == after, (start.format(), q, p)
+
+
+# Before the first step the player waits at the way in, off the plates (grid point).
+WAY_IN = (1.0, 2.5)
+
+
+def test_the_first_step_is_told_by_where_the_player_stood_before_it():
+    """The player walks in from the way in and steps onto ``p`` with ``p`` and both its ring
+    neighbours covered: the frame cannot tell the step from the board before. Seen off
+    the plates, too far from ``p`` to be on it (:data:`STEP_REACH`), and then standing
+    still on ``p``, the player has entered ``p`` since: the step is told, exhaustively over
+    the starts and every such plate. A plate near enough to the way in stays undecided
+    (the body trails the game's own place), and the truth is never excluded."""
+    undecided_without = 0
+    for start in all_toa_boards()[::4]:
+        for p in TOA_PLATES:
+            after = start.press(*p)
+            covered = [p, *_ring_neighbours(p)]
+            far = math.dist(WAY_IN, _on(p)) > STEP_REACH
+            results = []
+            for player in (True, False):
+                history = BoardHistory()
+                history.update(reading_of(start, angle_deg=12), 0.1,
+                               player=WAY_IN if player else None)
+                history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                               anchors=(WAY_IN, _on(p)), player=_on(p) if player else None)
+                results.append(history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                                              anchors=(_on(p), _on(p)),
+                                              player=_on(p) if player else None))
+            told, without = results
+            assert after in told.candidates, (start.format(), p)
+            if far:
+                assert told.board == after, (start.format(), p)
+                undecided_without += not without.certain
+            else:
+                assert not told.certain
+    assert undecided_without > 0  # the case exists without the player's place
 
 
 def test_standing_on_a_plate_never_empties_the_belief():

@@ -129,3 +129,41 @@ def test_the_plate_under_the_player_is_never_read():
     assert loop._spot_trusted
     assert len(loop.last_observed.reading.hidden) == 1  # the player's plate
     assert judge_state(state, walk[22]) == "right"
+
+
+def test_once_the_spot_is_trusted_the_first_step_is_told_again():
+    """Seed 4, session 31 (drawn room, pitch 56°, three people): the first step is onto
+    a plate whose two neighbours are hidden too, before the spot where the camera keeps
+    the player is known; the step cannot be told from standing still, and a plate stays
+    undecided through the next steps. Once the spot is trusted the history is told the
+    session again with the player's place in every frame: off the plates at the way in,
+    then still on that plate, so the step was made, and every frame after is right."""
+    walk = walk_through(None, 4 * 100_003 + 31, source="synthetic")
+    assert walk[5].event == "stepped" and walk[5].player_plate == 2
+    sequence = PictureSequence()
+    trusted_at = None
+    for index, frame in enumerate(walk):
+        state = sequence.feed(frame.scene.frame)
+        if trusted_at is None and sequence.loop._spot_trusted:
+            trusted_at = index
+        if trusted_at is not None and not sequence.held:
+            assert judge_state(state, frame) == "right", index
+    assert trusted_at is not None and trusted_at <= len(walk) - 2  # frames judged after it
+
+
+def test_a_pitch_about_the_player_trusts_the_spot():
+    """Seed 4, session 13 (the screenshot's floor): the player stands on the first plate
+    stepped on and pitches the camera from 51° to 68°; the plate under the player moves by
+    three pixels as the reader places it at the new pitch, the rest of the ring by tens.
+    That is the spot, trusted there, and the session's first step (onto a plate hidden
+    with one of its neighbours) is told from the frame after the pitch on."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 4 * 100_003 + 13, source="screenshot")
+    assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "pitch"]
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk):
+        state = sequence.feed(frame.scene.frame)
+        if index == 7:
+            assert sequence.loop._spot_trusted
+        if index >= 7 and not sequence.held:
+            assert judge_state(state, frame) == "right", index
