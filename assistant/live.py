@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -536,8 +537,8 @@ class LiveLoop:
         # samples are counted per view (_learn_spot)
         self._camera_views = 0
         # what the history was told since its frame alone last decided, until the spot is
-        # trusted: (reading, seconds, landmark, geometry or None, area, offset) (_replay)
-        self._session_log: list[tuple] | None = []
+        # trusted (_replay); None: not kept until the history's frame alone decides again
+        self._session_log: list[_Told] | None = []
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -619,16 +620,17 @@ class LiveLoop:
         trusted_before = self._spot_trusted
         self._learn_spot(read, view, area, offset)
         landmark = self._statue_seen(reading, view)
-        self._spot(area)  # (whether the spot is trusted now)
-        if self._spot_trusted and not trusted_before and self._session_log and all(
-                (logged[4].width, logged[4].height) == (area.width, area.height)
+        told = _Told(read, since, landmark, read.geometry if view is not None else None,
+                     area, offset)
+        if self._trusted_spot(area) and not trusted_before and self._session_log and all(
+                (logged.area.width, logged.area.height) == (area.width, area.height)
                 for logged in self._session_log):
-            inference = self._replay((read, since, landmark, view, area, offset))
+            inference = self._replay(told)
         else:
             inference = self.history.update(reading, since, landmark,
                                             self._player_anchors(reading, view, area, offset),
                                             self._player_point(reading, view, area, offset))
-            self._log_reading(read, since, landmark, view, area, offset)
+            self._log_reading(told)
         if inference is not None:
             self._last_reading_at = now
         origin = (area.left + offset[0], area.top + offset[1])
@@ -813,9 +815,13 @@ class LiveLoop:
         if self._view_shift is None or self._view_shift > VIEW_MOVED_PX:
             self._camera_views += 1
 
-    def _log_reading(self, read: Reading, since: float | None,
-                     landmark: tuple[int, int] | None, view: np.ndarray | None,
-                     area: Rect, offset: tuple[int, int]) -> None:
+    def _trusted_spot(self, area: Rect) -> bool:
+        """Whether the spot where the camera keeps the player is trusted (it is computed
+        again only when a sample was added)."""
+        self._spot(area)
+        return self._spot_trusted
+
+    def _log_reading(self, told: _Told) -> None:
         """Keep what the history was told since its frame alone last decided, while the
         spot where the camera keeps the player is not trusted (:meth:`_replay`)."""
         if self.history.restarted:
@@ -825,35 +831,31 @@ class LiveLoop:
             # nothing to replay, or too long: the log starts again at the next restart
             self._session_log = None
             return
-        geometry = read.geometry if view is not None else None
-        self._session_log.append((read, since, landmark, geometry, area, offset))
+        self._session_log.append(told)
 
-    def _replay(self, now: tuple) -> Inference | None:
+    def _replay(self, now: _Told) -> Inference | None:
         """Tell the history again what it was told since its frame alone last decided,
         now with the spot: the session's first step is often onto a plate whose two
         neighbours were hidden too, and only where the player stood (off the plates at
         the way in, then on that plate, still) tells that it was a step. Returns this
-        frame's inference (``now``: as logged)."""
-        read, since, landmark, view, area, offset = now
-        entries = [*self._session_log, (read, since, landmark,
-                                        read.geometry if view is not None else None,
-                                        area, offset)]
+        frame's inference."""
+        entries = [*self._session_log, now]
         self._session_log = None
         self.history.reset()
+        spot = self._spot(now.area)  # (every entry's area is of this size)
         before: tuple[GridGeometry, tuple[int, int]] | None = None
         inference = None
-        for read, since, landmark, geometry, area, offset in entries:
+        for read, since, landmark, geometry, _area, offset in entries:
             if geometry is None:
                 inference = self.history.update(read, since, landmark)
                 continue
-            here = _under_spot(self._spot(area), geometry, offset)
-            anchors = None if before is None else (_under_spot(self._spot(area), *before),
-                                                   here)
+            here = _under_spot(spot, geometry, offset)
+            anchors = None if before is None else (_under_spot(spot, *before), here)
             before = (geometry, offset)
             inference = self.history.update(_with_plate_hidden_at(read, here), since,
                                             landmark, anchors, here)
-        if view is not None:
-            self._anchor_view = (read.geometry, offset)
+        if now.geometry is not None:
+            self._anchor_view = (now.geometry, now.offset)
         return inference
 
     def _player_anchors(
@@ -1048,6 +1050,17 @@ class LiveLoop:
         return Rect(window.rect.left + left, window.rect.top + top, width, height).intersect(
             window.rect
         )
+
+
+class _Told(NamedTuple):
+    """What the live loop told the history about one frame (:meth:`LiveLoop._replay`)."""
+
+    reading: Reading  # as read, before the plate under the player is hidden
+    seconds: float | None
+    landmark: tuple[int, int] | None
+    geometry: GridGeometry | None  # None: no ToA ring read in the frame
+    area: Rect
+    offset: tuple[int, int]
 
 
 def _under_spot(spot: tuple[float, float], geometry: GridGeometry,
