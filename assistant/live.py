@@ -972,11 +972,11 @@ class LiveLoop:
             hidden.append(here)
             # still: within a pixel or two (a camera turning about the player moves even
             # the plates near the player by more), or a tenth of what the view's corners
-            # moved (the reader places a plate to a few pixels at a steep camera, and a
-            # pitch that moves the corners by 30 pixels moves a plate a spacing from the
-            # player by 10 or more)
-            shift = self._view_shift or 0.0
-            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing, 0.1 * shift)
+            # moved, up to 6% of a spacing (the reader places a plate to a few pixels at a
+            # steep camera, and a pitch that moves the corners by 30 pixels moves a plate
+            # a spacing from the player by 10 or more)
+            shift = min(0.1 * (self._view_shift or 0.0), 0.06 * spacing)
+            still = any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing, shift)
                         for before in self._last_hidden)
             known = any(v == view_number and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
                         for x, y, v, _n, _m in self._spot_samples)
