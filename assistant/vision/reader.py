@@ -335,7 +335,28 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
     reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                           max_hidden=_hidden_allowed(max_hidden, unmatched),
                           placed_surely=len(unmatched) <= 1, placed_here=True)
-    return replace(reading, unmatched=unmatched)
+    return replace(_unless_corner_unplaced(reading, unmatched), unmatched=unmatched)
+
+
+def _unless_corner_unplaced(reading: Reading,
+                            unmatched: tuple[tuple[int, int], ...]) -> Reading:
+    """``reading``, or an abstention when it hides a corner plate and both its ring
+    neighbours, two or three of which the ring was fitted to (``unmatched``: the places
+    it was not). The locator matched partly covered diamonds too; the five plates read
+    lie on the two opposite sides, two lines that fix the fit nowhere else, so nothing
+    read checks where the covered blobs pulled the three hidden places. At 64° a
+    team-mate and the player over such a corner put them 19 pixels off (half the
+    foreshortened spacing): the marks missed their plates. One covered blob among six
+    pulls less, and such readings were right (the player at the way in hiding a corner's
+    neighbours, the corner behind him)."""
+    hidden = set(reading.hidden)
+    if reading.abstain or not any(
+            len(corner) == 3 and len(corner - set(unmatched)) >= 2
+            for corner in ({(r, c), (r, 1), (1, c)} & hidden
+                           for r in (0, 2) for c in (0, 2))):
+        return reading
+    return _abstain("A corner plate and both its neighbours are covered: the plates cannot "
+                    "be placed for sure.", "auto", found=True)
 
 
 def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
@@ -376,8 +397,9 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     # plates under the client's chat panel and the player on a fourth, after a step)
     hidden_allowed = MAX_HIDDEN_IN_SESSION if fit.rigid else _hidden_allowed(
         MAX_HIDDEN_IN_SESSION, unmatched)
-    return _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                       max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
+    reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
+                          max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
+    return reading if fit.rigid else _unless_corner_unplaced(reading, unmatched)
 
 
 def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
