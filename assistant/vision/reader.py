@@ -349,11 +349,10 @@ def _unless_corner_unplaced(reading: Reading,
     foreshortened spacing): the marks missed their plates. One covered blob among six
     pulls less, and such readings were right (the player at the way in hiding a corner's
     neighbours, the corner behind him)."""
-    hidden = set(reading.hidden)
-    if reading.abstain or not any(
-            len(corner) == 3 and len(corner - set(unmatched)) >= 2
-            for corner in ({(r, c), (r, 1), (1, c)} & hidden
-                           for r in (0, 2) for c in (0, 2))):
+    hidden, fitted = set(reading.hidden), set(reading.hidden) - set(unmatched)
+    corners = ({(r, c), (r, 1), (1, c)} for r in (0, 2) for c in (0, 2))
+    if reading.abstain or not any(trio <= hidden and len(trio & fitted) >= 2
+                                  for trio in corners):
         return reading
     return _abstain("A corner plate and both its neighbours are covered: the plates cannot "
                     "be placed for sure.", "auto", found=True)
