@@ -333,3 +333,15 @@ def test_gold_items_in_a_ring_on_a_panel_or_a_textured_wall_are_rejected():
             cv2.circle(frame, (120 + 70 * c, 80 + 70 * r), 10, (40, 190, 230), -1)  # coins
         reading = read_frame(frame)
         assert reading.abstain and reading.reason == NOT_IN_VIEW
+
+
+@pytest.mark.parametrize("seed", [4, 11, 13])
+def test_jpeg_alone_hides_no_plate(seed):
+    """JPEG keeps colour at half resolution, coarsely: an unlit diamond has little blue,
+    so the ToA feature of its sectors moves three times as far as a lit one's. These
+    rooms of the JPEG family (quality 50-77, nobody on the plates) had an unlit plate
+    taken for covered, or abstained; the frame's own noise now widens what counts as
+    that look (appearance._noise_reach), and every plate is read."""
+    scene = render_scene(perturbed_params("jpeg", seed))
+    reading = read_frame(scene.frame)
+    assert judge(reading, scene.plate_centres, scene.lit) == "right", reading.reason

@@ -72,6 +72,9 @@ _PART_TOLERANCE = 0.8
 # threshold and no further than _PART_REACH of the gap beyond the look's extreme.
 _PART_GUARD = 0.2
 _PART_REACH = 0.35
+# ... or further, where the frame's noise moves a sector's feature further (_noise_reach):
+# this many times the typical sector's spread, per channel.
+_NOISE_REACH = 1.5
 # A cell is read from at least this many sectors that agree (of 4).
 _MIN_VISIBLE_PARTS = 2
 # A sector whose points spread (interquartile, any channel) over more than this share of
@@ -199,15 +202,18 @@ def classify(
     if gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
         mid = (low[-1] + high[0]) / 2
         reach, guard = _PART_REACH * gap, _PART_GUARD * gap
-        in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach)
-        in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach)
+        reach_high, reach_low = (
+            max(reach, _noise_reach(parts, sector_spread, clean & side, look, on, off))
+            for side in (features > mid, features <= mid))
+        in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach_high)
+        in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach_low)
         # a sector half hidden by a figure averages two colours into a third that can pass
         # for the other look: such a sector is spread far wider than noise or JPEG spread a
         # plain one, compared with how far apart the two looks are (colour, per channel)
         mixed = _mixed_sectors(sector_spread, parts, features, clean, mid)
         if look is Look.TOA_PLATE:
             mixed |= _off_hue(parts)
-        beyond = (part_features > high[-1] + reach) | (part_features < low[0] - reach)
+        beyond = (part_features > high[-1] + reach_high) | (part_features < low[0] - reach_low)
         foreign = (mixed | beyond).any(axis=1)
         in_high &= ~mixed
         in_low &= ~mixed
@@ -348,6 +354,29 @@ def _reference_side(colour: np.ndarray, on: np.ndarray, off: np.ndarray) -> int 
         return None
     return int(t > 0.5)
 
+
+
+def _noise_reach(parts: np.ndarray, spread: np.ndarray, members: np.ndarray, look: Look,
+                 on: np.ndarray | None, off: np.ndarray | None) -> float:
+    """How far the frame's own noise moves a sector's feature at one look's colour (the
+    mean colour of ``members``, cells): the feature's change when a channel moves by
+    :data:`_NOISE_REACH` times the frame's typical sector spread (noise and JPEG spread
+    every sector alike), the most of the three channels.
+
+    Why: the ToA feature's chroma divides by red and reads blue, which an unlit diamond
+    has little of: JPEG's coarse colour moves an unlit sector's feature three times as
+    far as a lit one's, and a share of the gap between the looks put a plain unlit
+    sector beyond its look (foreign, the plate hidden) on one JPEG frame in three."""
+    if not members.any():
+        return 0.0
+    colour = parts[members].mean(axis=(0, 1))
+    step = _NOISE_REACH * float(np.median(spread))
+    if step <= 0.0:
+        return 0.0
+    moved = colour[None, :] + np.vstack([np.eye(3), -np.eye(3)]) * step
+    changes = point_features(np.clip(moved, 0.0, 255.0), look, on, off) - point_features(
+        colour[None, :], look, on, off)
+    return float(np.max(np.abs(changes)))
 
 
 def _mixed_sectors(

@@ -76,6 +76,10 @@ EDGE_CHECK_MARGIN_PX = 1.0
 # may be before it is doubted (_shaded). Measured, plates read right: at most 0.14 darker
 # (synthetic), 0.02 (the screenshot's floor at 55-68°); the misread plate under a coat 0.23.
 _SHADED = 0.2
+# ... or by this much, for a plate read from part of its diamond (the rest foreign or
+# unclear): something is over it already. The plate under two coats above, 0.20 darker on
+# a JPEG frame, is one.
+_SHADED_PARTIAL = 0.1
 # ... or than the median plate of the other look by this much: unlit diamonds are 0.13
 # darker than lit ones on the real screenshot (and the rooms drawn from its colours); a
 # green coat seen from above over all of a lit diamond but its rim, 0.93
@@ -560,7 +564,8 @@ def _read_cells(
         # (auto mode only: calibrated corners are the player's clicks, so the sampled
         # disc often overlaps a diamond's edge, which looks just as foreign)
         foreign = decision.foreign if mode == "auto" else None
-        shaded = (_shaded(samples[visible], decision.lit)
+        shaded = (_shaded(samples[visible], decision.lit,
+                          decision.confidence <= PARTIAL_CONFIDENCE)
                   if look is Look.TOA_PLATE and mode == "auto" else np.zeros(len(visible), bool))
         doubtful = [
             int(i) for j, i in enumerate(visible)
@@ -646,7 +651,8 @@ def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int,
     return [int(visible[j]) for j in np.flatnonzero(differs & checked)]
 
 
-def _shaded(samples: np.ndarray, lit: np.ndarray) -> np.ndarray:
+def _shaded(samples: np.ndarray, lit: np.ndarray,
+            partial: np.ndarray | None = None) -> np.ndarray:
     """Per decided plate: is it much darker than the other plates of its look? Bodies
     standing beside a far plate at a steep camera can cover all of its diamond but a
     sliver, and the sampled points then mix the gold with a dark coat in every sector
@@ -655,13 +661,16 @@ def _shaded(samples: np.ndarray, lit: np.ndarray) -> np.ndarray:
     plate of that look (or, alone in its look, far darker than the other look: a coat
     over all of a lit diamond but its rim, from above, read unlit). Plates of one look
     differ in brightness by a few hundredths (log units) on every rendered and
-    re-projected room; :data:`_SHADED` is ten times that."""
+    re-projected room; :data:`_SHADED` is ten times that, and half of it for a plate read
+    from part of its diamond (``partial``)."""
     level = np.log(np.median(samples, axis=1).max(axis=1) + 8.0)
+    margin = np.where(np.zeros(len(lit), bool) if partial is None else partial,
+                      _SHADED_PARTIAL, _SHADED)
     shaded = np.zeros(len(lit), bool)
     for look in (0, 1):
         members, others = np.flatnonzero(lit == look), np.flatnonzero(lit != look)
         if len(members) >= 3:
-            shaded[members] |= level[members] < np.median(level[members]) - _SHADED
+            shaded[members] |= level[members] < np.median(level[members]) - margin[members]
         if len(others) >= 3:
             # a plate alone in its look has no others to be compared with: the other look
             # then tells, the two looks being close in brightness
