@@ -202,15 +202,18 @@ def classify(
     if gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
         mid = (low[-1] + high[0]) / 2
         reach, guard = _PART_REACH * gap, _PART_GUARD * gap
+        # noise and JPEG spread every sector alike: the typical sector of this frame says
+        # how much
+        typical = float(np.median(sector_spread))
         reach_high, reach_low = (
-            max(reach, _noise_reach(parts, sector_spread, clean & side, look, on, off))
+            max(reach, _noise_reach(parts, typical, clean & side, look, on, off))
             for side in (features > mid, features <= mid))
         in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach_high)
         in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach_low)
         # a sector half hidden by a figure averages two colours into a third that can pass
         # for the other look: such a sector is spread far wider than noise or JPEG spread a
         # plain one, compared with how far apart the two looks are (colour, per channel)
-        mixed = _mixed_sectors(sector_spread, parts, features, clean, mid)
+        mixed = _mixed_sectors(sector_spread, typical, parts, features, clean, mid)
         if look is Look.TOA_PLATE:
             mixed |= _off_hue(parts)
         beyond = (part_features > high[-1] + reach_high) | (part_features < low[0] - reach_low)
@@ -356,23 +359,21 @@ def _reference_side(colour: np.ndarray, on: np.ndarray, off: np.ndarray) -> int 
 
 
 
-def _noise_reach(parts: np.ndarray, spread: np.ndarray, members: np.ndarray, look: Look,
+def _noise_reach(parts: np.ndarray, typical: float, members: np.ndarray, look: Look,
                  on: np.ndarray | None, off: np.ndarray | None) -> float:
     """How far the frame's own noise moves a sector's feature at one look's colour (the
     mean colour of ``members``, cells): the feature's change when a channel moves by
-    :data:`_NOISE_REACH` times the frame's typical sector spread (noise and JPEG spread
-    every sector alike), the most of the three channels.
+    :data:`_NOISE_REACH` times the frame's ``typical`` sector spread, the most of the
+    three channels.
 
     Why: the ToA feature's chroma divides by red and reads blue, which an unlit diamond
     has little of: JPEG's coarse colour moves an unlit sector's feature three times as
     far as a lit one's, and a share of the gap between the looks put a plain unlit
     sector beyond its look (foreign, the plate hidden) on one JPEG frame in three."""
-    if not members.any():
+    step = _NOISE_REACH * typical
+    if step <= 0.0 or not members.any():
         return 0.0
     colour = parts[members].mean(axis=(0, 1))
-    step = _NOISE_REACH * float(np.median(spread))
-    if step <= 0.0:
-        return 0.0
     moved = colour[None, :] + np.vstack([np.eye(3), -np.eye(3)]) * step
     changes = point_features(np.clip(moved, 0.0, 255.0), look, on, off) - point_features(
         colour[None, :], look, on, off)
@@ -381,6 +382,7 @@ def _noise_reach(parts: np.ndarray, spread: np.ndarray, members: np.ndarray, loo
 
 def _mixed_sectors(
     spread: np.ndarray,
+    typical: float,
     parts: np.ndarray,
     features: np.ndarray,
     clean: np.ndarray,
@@ -389,12 +391,10 @@ def _mixed_sectors(
     """(cells, sectors) True where a sector's points (``spread``, :func:`sector_stats`)
     spread over more than
     :data:`_MIX_SPREAD` of the colour difference between the two looks and well beyond the
-    frame's typical sector (its noise)."""
+    frame's ``typical`` sector (its noise)."""
     high = clean & (features > mid)
     low = clean & (features <= mid)
     contrast = float(np.max(np.abs(parts[high].mean(axis=(0, 1)) - parts[low].mean(axis=(0, 1)))))
-    # noise and JPEG spread every sector alike: the typical sector of this frame says how much
-    typical = float(np.median(spread))
     return spread > max(_MIX_SPREAD * contrast, _MIX_OVER_TYPICAL * typical, 1.0)
 
 

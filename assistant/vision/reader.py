@@ -664,8 +664,9 @@ def _shaded(samples: np.ndarray, lit: np.ndarray,
     re-projected room; :data:`_SHADED` is ten times that, and half of it for a plate read
     from part of its diamond (``partial``)."""
     level = np.log(np.median(samples, axis=1).max(axis=1) + 8.0)
-    margin = np.where(np.zeros(len(lit), bool) if partial is None else partial,
-                      _SHADED_PARTIAL, _SHADED)
+    margin = np.full(len(lit), _SHADED)
+    if partial is not None:
+        margin[partial] = _SHADED_PARTIAL
     shaded = np.zeros(len(lit), bool)
     for look in (0, 1):
         members, others = np.flatnonzero(lit == look), np.flatnonzero(lit != look)
