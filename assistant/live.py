@@ -434,6 +434,14 @@ class LiveReader:
                 reading = pitched
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
+        if reading.abstain and self._last_seen is not None:
+            # the last view moved rigidly, with a fifth plate hidden: the bottom row under
+            # the chat panel at a close zoom, the player on one plate and a statue or a
+            # team-mate over another leave three plates to read, which still tell the
+            # step (only now: where more can be read, more is)
+            more = follow_frame(frame, self._last_seen, self.profile, hide_more=True)
+            if not more.abstain:
+                reading = more
         if reading.found:
             self._searches_since_found = 0
         elif self._searches_since_found is not None:

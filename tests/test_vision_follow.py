@@ -750,6 +750,32 @@ def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players(
             assert_read_right(reading, frame.scene, (left, top), within=12)
 
 
+def test_a_rigid_follow_hides_five_plates_under_the_chat_panel_a_statue_and_the_player(
+) -> None:
+    """A walk-through (seed 9, session 32, the real floor): at a close zoom the bottom
+    row is under the chat panel (one plate past the picture's left edge), the entrance
+    statue stands over a fourth plate and the player on a fifth, the one just stepped
+    on. The last view shifted matches the diamonds left tightly, so it is the ring
+    itself: the three plates read still tell the step (its trio's visible plates
+    change), and the frames were blank with four allowed. The plate past the edge lies
+    0.11 of a plate (15 pixels) from where the ring's far side puts it."""
+    from conftest import shared_file
+
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 9 * 100_003 + 32, source="screenshot",
+                        screenshot=shared_file("toa", "room_topdown.png"))
+    reader = LiveReader()
+    read_with_five = 0
+    for index, frame in enumerate(walk[:13]):
+        reading, (left, top) = feed(reader, frame.scene.frame)
+        if index in (11, 12):
+            assert not reading.abstain, (index, reading.reason)
+            assert_read_right(reading, frame.scene, (left, top), within=20)
+            read_with_five += len(reading.hidden) == 5
+    assert read_with_five >= 1
+
+
 def test_the_players_half_covered_diamond_does_not_bend_a_follow() -> None:
     """After a step the player stands over the plate just stepped on, leaving part of its
     diamond: a blob the shift matches (within its loose tolerance) but odd-sized and off

@@ -64,6 +64,11 @@ MAX_HIDDEN = 2
 #: team-mate can leave four plates covered. The four read still tell most steps (three
 #: plates change), and the history keeps every candidate the others leave open.
 MAX_HIDDEN_IN_SESSION = 4
+#: ... and a ring placed by the last view moved rigidly (:func:`follow_frame`), when
+#: nothing else reads the frame, this many: its places are the ring's own, and the three
+#: plates left read still tell the step just made by the ones of its trio among them (the
+#: session keeps every candidate they leave open)
+_MAX_HIDDEN_RIGID = 5
 #: ... but a ring the locator (or the follower) fitted to six diamonds or fewer may hide
 #: at most this many: its unseen places are less sure (:func:`_hidden_allowed`).
 _MAX_HIDDEN_ON_SIX = 3
@@ -374,12 +379,15 @@ def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> 
 
 def follow_frame(frame: np.ndarray, previous: GridGeometry,
                  profile: Profile | None = None, *, turned: bool = False,
-                 zoomed: bool = False) -> Reading:
+                 zoomed: bool = False, hide_more: bool = False) -> Reading:
     """Read the ToA ring by following it from ``previous``, the place the live loop last
     saw it, when locating afresh finds nothing: after a step the camera has moved with
     the player, and the player and team-mates may leave too few diamonds for a fresh
     search (:func:`assistant.vision.locate.follow_ring`; ``turned``, ``zoomed``: also a
-    ring the camera turned or zoomed about the player). The plates keep their labels."""
+    ring the camera turned or zoomed about the player). The plates keep their labels.
+    ``hide_more``: a rigid placement may hide :data:`_MAX_HIDDEN_RIGID` plates, not a
+    session's four (the live loop's last try: a reading of fewer plates only where
+    nothing reads more)."""
     from assistant.profile import GridSpec
 
     bgr = as_bgr(frame)
@@ -397,8 +405,10 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     )
     # the last view moved rigidly is a whole ring, however few diamonds placed it (no
     # lattice squashed through them): it may hide as many as a session allows (three
-    # plates under the client's chat panel and the player on a fourth, after a step)
-    hidden_allowed = MAX_HIDDEN_IN_SESSION if fit.rigid else _hidden_allowed(
+    # plates under the client's chat panel and the player on a fourth, after a step),
+    # or one more when asked (a statue over a fifth, at a close zoom)
+    rigid_allowed = _MAX_HIDDEN_RIGID if hide_more else MAX_HIDDEN_IN_SESSION
+    hidden_allowed = rigid_allowed if fit.rigid else _hidden_allowed(
         MAX_HIDDEN_IN_SESSION, unmatched)
     reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                           max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
