@@ -104,6 +104,9 @@ class SceneParams:
     noise_sigma: float = 0.0
     blur_sigma: float = 0.0
     jpeg_quality: int | None = None
+    # Windows display scaling of a client that is not DPI-aware (1.25, 1.5): the game
+    # draws 1/scale of the window's pixels and the system stretches them (1 = none)
+    display_scale: float = 1.0
     colour_jitter: float = 0.05
     figure_cover: float = 0.0  # fraction of one plate the player figure covers (0 = none)
     marks: tuple[int, ...] = ()  # plate indices (TOA_PLATES order) with an overlay mark
@@ -840,6 +843,19 @@ def _lighting(frame: np.ndarray, params: SceneParams) -> np.ndarray:
     return out
 
 
+def display_scaled(frame: np.ndarray, scale: float) -> np.ndarray:
+    """``frame`` as a client that is not DPI-aware shows under display scaling ``scale``:
+    the game draws the window at 1/scale of its pixels (each pixel the area it covers) and
+    the system stretches that bilinearly back to them. Edges blur over a pixel or two and
+    a small diamond's colours mix with its frame's, which a grab then sees."""
+    if scale < 1.0:
+        raise ValueError(f"display scaling is 1 or more, not {scale:g}")
+    height, width = frame.shape[:2]
+    drawn = cv2.resize(frame, (max(1, round(width / scale)), max(1, round(height / scale))),
+                       interpolation=cv2.INTER_AREA)
+    return cv2.resize(drawn, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
 def _capture_effects(
     rng: np.random.Generator, frame: np.ndarray, params: SceneParams
 ) -> np.ndarray:
@@ -848,6 +864,8 @@ def _capture_effects(
     if params.noise_sigma > 0:
         noise = rng.normal(0, params.noise_sigma, size=frame.shape)
         frame = np.clip(frame + noise, 0, 255).astype(np.uint8)
+    if params.display_scale != 1.0:
+        frame = display_scaled(frame, params.display_scale)
     if params.jpeg_quality is not None:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(params.jpeg_quality)])
         if not ok:

@@ -163,6 +163,7 @@ def walk_through(
     screenshot: Path | str | None = None,
     ui: bool = True,
     capture_effects: bool = True,
+    display_scale: float = 1.0,
 ) -> list[WalkFrame]:
     """The frames of one session solving the room from ``start_board`` (random when None).
 
@@ -174,6 +175,8 @@ def walk_through(
     ``camera_events`` idle frames may turn, zoom or pitch the camera in one jump.
     ``ui``: draw the client's panels (the game view is then the top-left 76% and the
     player is centred in it). ``capture_effects``: mild noise and JPEG on some frames.
+    ``display_scale``: the session's Windows display scaling with a client that is not
+    DPI-aware, every frame stretched by it (:func:`assistant.scene.display_scaled`).
     """
     if source not in ("synthetic", "screenshot"):
         raise ValueError(f"source is 'synthetic' or 'screenshot', not {source!r}")
@@ -182,6 +185,8 @@ def walk_through(
     lo_pitch, hi_pitch = (float(v) for v in pitch_range)
     if not 0.0 <= lo_pitch <= hi_pitch <= 85.0:
         raise ValueError(f"pitch_range must lie within 0-85 degrees, not {pitch_range}")
+    if not 1.0 <= display_scale <= 3.0:
+        raise ValueError(f"display_scale must lie within 1-3, not {display_scale}")
     shot: str | None = None
     if source == "screenshot":
         path = Path(screenshot) if screenshot is not None else DEFAULT_SCREENSHOT
@@ -294,6 +299,7 @@ def walk_through(
             screenshot=shot,
             noise_sigma=noise,
             jpeg_quality=jpeg,
+            display_scale=display_scale,
             ui=ui,
         )
         scene = render_scene(params)

@@ -23,6 +23,15 @@ def test_a_walk_through_never_shows_a_wrong_mark(seed):
     assert sequences["on"]["right"] + sequences["off"]["right"] > 0
 
 
+def test_the_bench_takes_turns_at_display_scaling():
+    """bench-walk's sessions take turns at 100%, 125% and 150% display scaling (a client
+    stretched by Windows): the second session is stretched, and shows no wrong mark."""
+    result = run_sessions(2, 1, "synthetic")
+    assert result["wrong"] == []
+    judged = {scale: n for scale, (_right, n) in result["by_display_scale"].items()}
+    assert judged["1.0"] > 0 and judged["1.25"] > 0 and judged["1.5"] == 0
+
+
 def test_a_walk_through_on_the_real_screenshots_floor_never_shows_a_wrong_mark():
     shared_file("toa", "room_topdown.png")
     result = run_sessions(1, 3, "screenshot")

@@ -207,3 +207,29 @@ def test_plates_out_of_the_frame_are_not_visible():
     scene = render_scene(SceneParams(seed=1, camera=camera, frame_size=(200, 200), ui=False))
     assert 0.3 < scene.plate_visible_fraction[0] < 1.0  # cut by the frame's corner
     assert scene.plate_visible_fraction[7] == 0
+
+
+def test_display_scaling_blurs_edges_and_keeps_the_truth_in_place():
+    """A client stretched by Windows display scaling: the frame keeps its size and its
+    plates their places and colours on the whole, while edges spread over more pixels
+    (and the more, the higher the scaling)."""
+    from dataclasses import replace
+
+    from assistant.scene import display_scaled
+
+    params = SceneParams(seed=3, board="101/0#1/110", ui=False)
+    raw = render_scene(params)
+    steps = []
+    for scale in (1.25, 1.5):
+        scaled = render_scene(replace(params, display_scale=scale))
+        assert scaled.frame.shape == raw.frame.shape
+        assert np.array_equal(scaled.plate_centres, raw.plate_centres)
+        for centre in raw.plate_centres:
+            assert np.abs(_bgr_at(scaled.frame, centre) - _bgr_at(raw.frame, centre)).max() < 12
+        grey = scaled.frame[..., :3].mean(axis=2)
+        steps.append(np.abs(np.diff(grey, axis=1)).max())
+    raw_step = np.abs(np.diff(raw.frame[..., :3].mean(axis=2), axis=1)).max()
+    assert raw_step > steps[0] > steps[1]
+    assert np.array_equal(display_scaled(raw.frame, 1.0), raw.frame)
+    with pytest.raises(ValueError, match="1 or more"):
+        display_scaled(raw.frame, 0.8)

@@ -97,6 +97,12 @@ def test_same_seed_same_session():
         assert (a.room_board, a.hidden, a.event) == (b.room_board, b.hidden, b.event)
     other = walk_through(None, 22, **kw)
     assert not np.array_equal(other[0].scene.frame, first[0].scene.frame)
+    # display scaling changes the pictures only: the same session, stretched
+    scaled = walk_through(None, 21, display_scale=1.5, **kw)
+    assert [(f.room_board, f.hidden, f.event) for f in scaled] == [
+        (f.room_board, f.hidden, f.event) for f in first]
+    assert scaled[0].scene.params.display_scale == 1.5
+    assert not np.array_equal(scaled[0].scene.frame, first[0].scene.frame)
 
 
 def test_starting_on_a_plate_and_sequences():
@@ -114,6 +120,8 @@ def test_bad_arguments_are_refused(tmp_path):
         walk_through(None, 1, source="photo")
     with pytest.raises(FileNotFoundError, match="screenshot"):
         walk_through(None, 1, source="screenshot", screenshot=tmp_path / "missing.png")
+    with pytest.raises(ValueError, match="display_scale"):
+        walk_through(None, 1, display_scale=0.5)
 
 
 def test_the_screenshot_floor_reads_as_the_truth_from_above():

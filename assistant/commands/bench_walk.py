@@ -14,6 +14,9 @@ turns, zooms and pitches; team-mates stand around. Two things are measured:
   (nothing shown), and settling (the frame right after a change, which the stabiliser
   holds back by design).
 
+The sessions take turns at Windows display scaling of 100%, 125% and 150% with a client
+stretched by it (:data:`DISPLAY_SCALES`), as are the steep floor's pictures.
+
 Marks are compared with the truth by screen position, so the verdict does not depend on
 which corner the reader calls row 1, column 1. All of this is measured on rooms this
 project draws (and on the real screenshot's floor, when ``../shared`` is present): a
@@ -138,8 +141,12 @@ def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
     searches: dict[str, list[int]] = {}
     ms: list[float] = []
     wrong: list[dict] = []
+    # per display scaling: frames fully right and frames judged (as the share overall)
+    by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
     for number in range(sessions):
-        walk = walk_through(None, seed * 100_003 + number, source=source, **options)
+        scale = display_scale_of(number)
+        walk = walk_through(None, seed * 100_003 + number, source=source,
+                            display_scale=scale, **options)
         sequence = PictureSequence()
         held_before = False
         ever_seen = np.zeros(8, bool)  # room plates the reader has read (not hidden)
@@ -162,14 +169,31 @@ def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
             if outcome != "right" and held and not held_before:
                 outcome = "settling"
             held_before = held and outcome == "settling"
-            if outcome == "uncertain" and not ever_seen[_undecided_plates(state, frame)].all():
-                never_seen += 1
+            unseen = (outcome == "uncertain"
+                      and not ever_seen[_undecided_plates(state, frame)].all())
+            never_seen += unseen
+            if outcome != "settling" and not unseen:
+                by_scale[str(scale)][0] += outcome == "right"
+                by_scale[str(scale)][1] += 1
             frames[where][outcome] += 1
             if outcome == "wrong":
-                wrong.append({"session": number, "frame": index, "event": frame.event})
+                wrong.append({"session": number, "frame": index, "event": frame.event,
+                              "display_scale": scale})
     return {"pictures": pictures, "sequences": frames, "never_seen": never_seen,
             "ms_per_frame": statistics.median(ms) if ms else 0.0, "wrong": wrong,
-            "searches": searches}
+            "searches": searches, "by_display_scale": by_scale}
+
+
+#: Windows display scaling of the sessions, in turn: most players are on Windows, often
+#: at 125% or 150%, and a client that is not DPI-aware is stretched by it
+#: (:func:`assistant.scene.display_scaled`). A third each is this project's guess at the
+#: field, not a measurement of it.
+DISPLAY_SCALES = (1.0, 1.25, 1.5)
+
+
+def display_scale_of(number: int) -> float:
+    """The display scaling of session (or floor picture) ``number``."""
+    return DISPLAY_SCALES[number % len(DISPLAY_SCALES)]
 
 
 #: walk-through events that change the view (idle frames and the first do not)
@@ -205,7 +229,7 @@ def floor_pictures(count: int, seed: int, source: str,
         board = "{}{}{}/{}#{}/{}{}{}".format(*values)
         scene = render_scene(SceneParams(
             seed=number, room_seed=int(rng.integers(0, 2**31)), board=board, camera=camera,
-            ui=ui, frame_size=(width, height),
+            ui=ui, frame_size=(width, height), display_scale=display_scale_of(number),
             screenshot=str(DEFAULT_SCREENSHOT) if source == "screenshot" else None,
         ))
         counts[judge_scene(scene)] += 1
@@ -291,6 +315,9 @@ def run(args: argparse.Namespace) -> int:
               "seen undecided); "
               f"wrong: {seq['wrong']}; live loop {result['ms_per_frame']:.2f} ms per frame "
               "(median)", file=out)
+        print("  fully right by display scaling: " + ", ".join(
+            f"{100 * float(scale):.0f}% {100 * right / max(judged_here, 1):.1f}% of {judged_here}"
+            for scale, (right, judged_here) in result["by_display_scale"].items()), file=out)
         total, changes = searches_per_change(result["searches"])
         by_event = ", ".join(f"{event} {n}/{frames}" for event, (frames, n)
                              in sorted(result["searches"].items()))
