@@ -492,6 +492,22 @@ def test_a_coat_over_all_of_a_lit_diamond_but_its_rim_is_never_read(source):
     assert judge_picture(frame) == "hidden"
 
 
+@pytest.mark.parametrize("scale", [1.25, 1.5])
+def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_read(scale):
+    """At 33° (seed 0, session 35, frame 20) the player's gold legs cover a lit diamond
+    all but a rim. Drawn as is, the rim makes the plate partly foreign and it is hidden;
+    stretched by 125% or 150% display scaling the rim blurs into the legs, the locator
+    takes the blend for a diamond, and the plate was the one unlit plate (confidence
+    0.96), the one wrong single picture of the first sweep with scaling. It is 0.44
+    darker than the lit look (the looks differ by 0.13): it is hidden."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 35, source="synthetic", display_scale=scale)[20]
+    assert frame.player_plate is not None and frame.screen_board == "111/1#1/111"
+    assert judge_picture(frame) == "hidden"
+
+
 def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
     frame) a team-mate and the player stand over a corner plate and its two neighbours.
