@@ -508,6 +508,20 @@ def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_rea
     assert judge_picture(frame) == "hidden"
 
 
+def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
+    """At 66° and 60 pixels a plate (seed 2, session 31, the first frame), with bodies on
+    the floor between the plates, the frames' band is two pixels deep on the far and
+    near sides; stretched by 125% display scaling it blurs into the floor there, and
+    seven plates no longer showed purple on three sides: the ring was not found. As on
+    an even floor, two sides count when all but two plates show three."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 2 * 100_003 + 31, source="synthetic", display_scale=1.25)
+    assert walk[0].camera.pitch_deg > 65
+    assert [judge_picture(walk[index]) for index in (0, 2)] == ["hidden", "hidden"]
+
+
 def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
     frame) a team-mate and the player stand over a corner plate and its two neighbours.

@@ -1214,21 +1214,24 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
         if int(_largest_even_cluster(floor_luma)) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
             return False
         strict = float(np.percentile(_purpleness(floor_bgr), 75))
-        sides = _sides_purpler_than(frames, strict)
-        return int(np.sum(sides >= 3)) >= _FRAMED_PLATES_BESIDE_BODIES
+        return _framed_enough(_sides_purpler_than(frames, strict), _FRAMED_PLATES_BESIDE_BODIES)
     floor = float(np.median(_purpleness(floor_bgr)))
-    purple_sides = _sides_purpler_than(frames, floor)
-    if int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES:
-        return True
-    # a steep camera squeezes the band on the far and near sides to a pixel: two purple
-    # sides then count, as long as most plates still show three
-    if (int(np.sum(purple_sides >= 2)) >= _MIN_PURPLE_PLATES
-            and int(np.sum(purple_sides >= 3)) >= _MIN_PURPLE_PLATES - 2):
+    if _framed_enough(_sides_purpler_than(frames, floor), _MIN_PURPLE_PLATES):
         return True
     frame_luma = (frame_bgr @ _LUMA).reshape(8, -1).mean(axis=1)
     darker = frame_luma <= float(np.median(floor_luma)) * (1 - _DARKER_FRAME)
     purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor - 2 * _PURPLE_MARGIN
     return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
+
+
+def _framed_enough(purple_sides: np.ndarray, plates: int) -> bool:
+    """``plates`` plates show purple on three sides or more; or, as a steep camera
+    squeezes the band on the far and near sides to a pixel (and display scaling blurs
+    that pixel into the floor), on two sides, as long as all but two of them still show
+    three."""
+    return bool(int(np.sum(purple_sides >= 3)) >= plates
+                or (int(np.sum(purple_sides >= 2)) >= plates
+                    and int(np.sum(purple_sides >= 3)) >= plates - 2))
 
 
 def _largest_even_cluster(luma: np.ndarray) -> int:
