@@ -861,6 +861,25 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
     assert reading.abstain
 
 
+def test_no_search_on_five_where_a_lattice_through_more_diamonds_was_turned_down() -> None:
+    """At 62° with the view blurred by 150% display scaling (steep seed 2, session 11) all
+    eight plates are in view, but their frames no longer show purple and the search
+    turns the ring down. The search on five then took a ring turned 45° through the four
+    corner plates and the yellow arrow at the entrance, and read the arrow as a lit plate
+    (three frames judged wrong). A search on five is not taken where the picture holds a
+    lattice through more diamonds: those frames are blank, and no reading is off the
+    plates."""
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 2 * 100_003 + 11, source="synthetic", pitch_range=(55.0, 68.0),
+                        display_scale=1.5)
+    reader = LiveReader()
+    for frame in walk[:21]:
+        reading, (left, top) = feed(reader, frame.scene.frame)
+        if not reading.abstain:
+            assert_read_right(reading, frame.scene, (left, top), within=12)
+
+
 def test_the_search_on_five_stops_a_second_after_the_ring_was_last_found(monkeypatch) -> None:
     """The search on five diamonds costs two searches on six: it goes on only for
     FIVE_DIAMOND_SEARCHES searches after one found the ring. A puzzle gone from view for

@@ -140,14 +140,23 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int
         return None, "not-found"
     # a ring on fewer diamonds than a search trusts must show its frames about most places
     framed = _FRAMED_ON_FEWER if needed < MIN_DIAMONDS else 0
-    accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _NEAR_SPANS, needed),
-                               framed)
+    hypotheses = _ring_hypotheses(blobs, _NEAR_SPANS, needed)
+    accepted = _accepted_rings(bgr, blobs, hypotheses, framed)
     if not accepted:
         # a corner's two neighbours hidden on opposite sides (a player on one edge plate, a
         # team-mate on the opposite one): span the lattice from a corner to the far ones
-        accepted = _accepted_rings(bgr, blobs, _ring_hypotheses(blobs, _FAR_SPANS, needed),
-                                   framed)
+        far = _ring_hypotheses(blobs, _FAR_SPANS, needed)
+        hypotheses = hypotheses + far
+        accepted = _accepted_rings(bgr, blobs, far, framed)
     if not accepted:
+        return None, "not-found"
+    if needed < MIN_DIAMONDS and any(len(members) > len(accepted[0][2])
+                                     for _score, _h, members, _middle in hypotheses):
+        # a ring on few diamonds where the picture holds a lattice through more, which
+        # its checks turned down: the few may be the many's corners and a look-alike
+        # (all eight plates in view at 62°, blurred by display scaling, their frames no
+        # longer purple: a ring turned 45° through the four corners and the yellow arrow
+        # at the entrance was taken)
         return None, "not-found"
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
         fits = [fit for _score, fit, _members in accepted[:2]]
