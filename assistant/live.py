@@ -62,7 +62,13 @@ from assistant.vision.locate import (
     ring_in_place,
     whole_diamonds,
 )
-from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, Reading, follow_frame, read_frame
+from assistant.vision.reader import (
+    MAX_HIDDEN_IN_SESSION,
+    Reading,
+    follow_frame,
+    leaves_a_corner_unread,
+    read_frame,
+)
 from assistant.vision.statue import statue_side
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
@@ -253,6 +259,10 @@ class LiveReader:
         # where the ring was last seen, kept through abstentions: the camera follows the
         # player, so the ring is found again from there (follow_frame)
         self._last_seen: GridGeometry | None = None
+        # ... placed from plates on every side of the ring, or that view moved rigidly (a
+        # corner and both its neighbours unread leave it placed there by the others
+        # alone: it is not moved rigidly)
+        self._last_seen_sure = True
         # searches since one found the ring (read, or too covered to read: a crowd at the
         # start of a session), None before any: while it is about, a search on five
         # diamonds may go on (FIVE_DIAMOND_SEARCHES)
@@ -411,7 +421,8 @@ class LiveReader:
         # and keeps the plates' labels; a turn or zoom it cannot follow is searched afresh
         reading = None
         if self._last_seen is not None:
-            reading = follow_frame(frame, self._last_seen, self.profile)
+            reading = follow_frame(frame, self._last_seen, self.profile,
+                                   previous_sure=self._last_seen_sure)
         if reading is None or reading.abstain:
             reading = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION)
         if reading.abstain and self._last_seen is not None:
@@ -419,7 +430,7 @@ class LiveReader:
             # too few diamonds: the ring turned or scaled on the floor last seen (a fresh
             # search, when it works, reads more plates: it is tried first)
             turned = follow_frame(frame, self._last_seen, self.profile, turned=True,
-                                  zoomed=True)
+                                  zoomed=True, previous_sure=self._last_seen_sure)
             if not turned.abstain:
                 reading = turned
         if (reading.abstain and not reading.found and self._searches_since_found is not None
@@ -434,7 +445,7 @@ class LiveReader:
                 reading = pitched
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
-        if reading.abstain and self._last_seen is not None:
+        if reading.abstain and self._last_seen is not None and self._last_seen_sure:
             # the last view moved rigidly, with a fifth plate hidden: the bottom row under
             # the chat panel at a close zoom, the player on one plate and a statue or a
             # team-mate over another leave three plates to read, which still tell the
@@ -449,6 +460,8 @@ class LiveReader:
         if reading.found and not reading.abstain and reading.corners is not None:
             self._corners = np.array(reading.corners, np.float64)
             self._last_seen = reading.geometry
+            self._last_seen_sure = (reading.moved_rigidly
+                                    or not leaves_a_corner_unread(reading.hidden))
             # the next frames are read at these corners, which may read a plate the search
             # set aside (or the other way round): compare them with such a read of this
             # frame, or an unchanged view would cost a second search

@@ -32,6 +32,20 @@ def test_the_bench_takes_turns_at_display_scaling():
     assert judged["1.0"] > 0 and judged["1.25"] > 0 and judged["1.5"] == 0
 
 
+def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly():
+    """At 63° under 150% display scaling (seed 0, session 5), a search after a turn
+    placed the ring with a corner plate and both its neighbours unread: their places
+    came from the other five, the corner 6 pixels off. Two frames on, that view shifted
+    with the walk onto four diamonds on the far side was taken as the ring itself, with
+    four plates hidden: the corner's undecided mark lay 11 pixels off (0.4 of the
+    foreshortened spacing), judged wrong. Such a view now counts as a fitted one."""
+    walk = walk_through(None, 5, source="synthetic", display_scale=1.5)
+    sequence = PictureSequence()
+    for frame in walk[:13]:
+        sequence.feed(frame.scene.frame)
+        assert judge_state(sequence.loop.last_observed, frame) != "wrong", frame.event
+
+
 def test_a_walk_through_on_the_real_screenshots_floor_never_shows_a_wrong_mark():
     shared_file("toa", "room_topdown.png")
     result = run_sessions(1, 3, "screenshot")

@@ -50,6 +50,7 @@ __all__ = [
     "TileReading",
     "as_bgr",
     "follow_frame",
+    "leaves_a_corner_unread",
     "read_frame",
 ]
 
@@ -162,6 +163,9 @@ class Reading:
     #: a located ring's cells where the locator saw no diamond (auto mode, fresh search),
     #: also when the read of the ring abstains: how surely ``geometry`` places the ring
     unmatched: tuple[tuple[int, int], ...] = ()
+    #: placed by the live loop's last view moved rigidly (:func:`follow_frame`): as sure
+    #: as that view, whatever it hides
+    moved_rigidly: bool = False
 
     @property
     def complete(self) -> bool:
@@ -360,12 +364,15 @@ def _unless_corner_unplaced(reading: Reading,
     pulls less, and such readings were right (the player at the way in hiding a corner's
     neighbours, the corner behind him)."""
     hidden, fitted = set(reading.hidden), set(reading.hidden) - set(unmatched)
-    corners = ({(r, c), (r, 1), (1, c)} for r in (0, 2) for c in (0, 2))
     if reading.abstain or not any(trio <= hidden and len(trio & fitted) >= 2
-                                  for trio in corners):
+                                  for trio in _CORNER_TRIOS):
         return reading
     return _abstain("A corner plate and both its neighbours are covered: the plates cannot "
                     "be placed for sure.", "auto", found=True)
+
+
+#: each corner of the ToA ring with its two ring neighbours
+_CORNER_TRIOS = tuple(frozenset({(r, c), (r, 1), (1, c)}) for r in (0, 2) for c in (0, 2))
 
 
 def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
@@ -380,7 +387,8 @@ def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> 
 
 def follow_frame(frame: np.ndarray, previous: GridGeometry,
                  profile: Profile | None = None, *, turned: bool = False,
-                 zoomed: bool = False, hide_more: bool = False) -> Reading:
+                 zoomed: bool = False, hide_more: bool = False,
+                 previous_sure: bool = True) -> Reading:
     """Read the ToA ring by following it from ``previous``, the place the live loop last
     saw it, when locating afresh finds nothing: after a step the camera has moved with
     the player, and the player and team-mates may leave too few diamonds for a fresh
@@ -388,7 +396,10 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     ring the camera turned or zoomed about the player). The plates keep their labels.
     ``hide_more``: a rigid placement may hide :data:`_MAX_HIDDEN_RIGID` plates, not a
     session's four (the live loop's last try: a reading of fewer plates only where
-    nothing reads more)."""
+    nothing reads more). ``previous_sure``: False when ``previous`` placed a corner plate
+    and both its neighbours from the other plates alone (:func:`leaves_a_corner_unread`);
+    moved rigidly, its error there grows with the move, so the placement counts as a
+    fitted one."""
     from assistant.profile import GridSpec
 
     bgr = as_bgr(frame)
@@ -408,12 +419,21 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     # lattice squashed through them): it may hide as many as a session allows (three
     # plates under the client's chat panel and the player on a fourth, after a step),
     # or one more when asked (a statue over a fifth, at a close zoom)
+    rigid = fit.rigid and previous_sure
     rigid_allowed = _MAX_HIDDEN_RIGID if hide_more else MAX_HIDDEN_IN_SESSION
-    hidden_allowed = rigid_allowed if fit.rigid else _hidden_allowed(
+    hidden_allowed = rigid_allowed if rigid else _hidden_allowed(
         MAX_HIDDEN_IN_SESSION, unmatched)
     reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                           max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
-    return reading if fit.rigid else _unless_corner_unplaced(reading, unmatched)
+    if rigid:
+        return replace(reading, moved_rigidly=not reading.abstain)
+    return _unless_corner_unplaced(reading, unmatched)
+
+
+def leaves_a_corner_unread(hidden: tuple[tuple[int, int], ...]) -> bool:
+    """Does a ToA reading hiding ``hidden`` leave a corner plate and both its ring
+    neighbours unread? Its places there come from the other five alone."""
+    return any(trio <= set(hidden) for trio in _CORNER_TRIOS)
 
 
 def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
