@@ -522,6 +522,28 @@ def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
     assert [judge_picture(walk[index]) for index in (0, 2)] == ["hidden", "hidden"]
 
 
+def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_show():
+    """At 62° and 46 pixels a plate (steep seed 2, session 11, frame 4), stretched by 150%
+    display scaling, all eight plates are in view but the frames' band, two pixels deep
+    on the far and near sides, has blurred into the floor and the diamonds: no side
+    shows purple and the ring was turned down. Where the band is too thin to show its
+    colour, eight diamonds on an exact ring over an even floor are taken without it; a
+    view whose band shows (top-down, 63 pixels a plate) still needs its frames."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.scene import Camera
+    from assistant.vision.locate import _frames_too_thin
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 2 * 100_003 + 11, source="synthetic", display_scale=1.5,
+                         **STEEP)[4]
+    assert frame.hidden == () and frame.camera.pitch_deg > 60
+    assert judge_picture(frame) == "right"
+    thin = frame.scene.homography
+    top_down = Camera(yaw_deg=0, pitch_deg=0, spacing_px=63, look_at=(1, 1)).homography(
+        (960, 640))
+    assert _frames_too_thin(thin) and not _frames_too_thin(top_down)
+
+
 def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
     frame) a team-mate and the player stand over a corner plate and its two neighbours.

@@ -67,6 +67,13 @@ _UNEVEN_FLOOR_POINTS = 4
 # more around seven of the eight places are no textured background's lattice
 _EVEN_FLOOR_POINTS_BESIDE_FRAMES = 4
 _FRAMED_PLATES_BESIDE_BODIES = 7
+# The plate frame's band, between the diamond (|u| + |v| = 0.165) and the octagon (0.28),
+# in grid units; where it is thinner than this many pixels across (the median plate, the
+# thinnest way), its colour does not show, and eight diamonds on an exact ring over an
+# even floor (fit error at most _EXACT_RING_FIT of the spacing) are taken without it
+_FRAME_BAND = 0.115
+_THIN_FRAME_PX = 3.0
+_EXACT_RING_FIT = 0.01
 _HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
 # The game's camera tilts to 68° from straight down: the floor's far axis shrinks to
 # cos 68° = 0.37 of the near one, and perspective makes near diamonds up to ~3x the area
@@ -240,11 +247,15 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
             continue  # the same ring labelled from another corner
         if roll_skew(homography) > MAX_ROLL_SKEW:
             continue  # a sheared lattice through some of the plates, not a camera's view
-        if not _frames_are_purple(bgr, homography):
+        unframed = not _frames_are_purple(bgr, homography)
+        if unframed and not (len(members) == len(_RING) and _frames_too_thin(homography)
+                             and _floor_is_even(bgr, homography)):
             continue
         if middle_blob and _middle_is_framed(bgr, homography):
             continue  # a ninth plate in the middle: not the ToA ring
         fit = _labelled_fit(homography, blobs, members)
+        if unframed and fit.fit_error > _EXACT_RING_FIT:
+            continue
         if framed_needed and not _framed_about(bgr, fit, framed_needed):
             continue
         accepted.append((score, fit, members))
@@ -1241,6 +1252,28 @@ def _framed_enough(purple_sides: np.ndarray, plates: int) -> bool:
     return bool(int(np.sum(purple_sides >= 3)) >= plates
                 or (int(np.sum(purple_sides >= 2)) >= plates
                     and int(np.sum(purple_sides >= 3)) >= plates - 2))
+
+
+def _frames_too_thin(homography: np.ndarray) -> bool:
+    """Is the plates' frame band too thin in this picture to show its colour? At a steep
+    camera and a small scale the far and near sides are a pixel or two deep, and a
+    client stretched by display scaling blurs them into the floor and the diamond."""
+    points = _RING.reshape(-1, 1, 2).astype(np.float64)
+    depth = 0.5 * _FRAME_BAND
+    across = []
+    for step in ((depth, 0.0), (0.0, depth), (-depth, 0.0), (0.0, -depth)):
+        moved = cv2.perspectiveTransform(points + np.array(step), homography)
+        across.append(np.hypot(*(moved - cv2.perspectiveTransform(points, homography))
+                               .reshape(-1, 2).T))
+    return float(np.median(2 * np.min(across, axis=0))) < _THIN_FRAME_PX
+
+
+def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
+    """Does the floor between the plates show one even brightness at all but a few of its
+    points (a room's tiles, not the dark slots of the client's inventory)?"""
+    luma = _floor_samples(bgr, homography) @ _LUMA
+    even = np.abs(luma - np.median(luma)) <= _EVEN_FLOOR * max(float(np.median(luma)), 1.0)
+    return int(even.sum()) >= len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS
 
 
 def _largest_even_cluster(luma: np.ndarray) -> int:
