@@ -1220,9 +1220,7 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     inventory's gold items fail this: their slots are no darker than between the slots)."""
     floor_bgr = _floor_samples(bgr, homography)
     floor_luma = floor_bgr @ _LUMA
-    even = np.abs(floor_luma - np.median(floor_luma)) <= _EVEN_FLOOR * max(
-        float(np.median(floor_luma)), 1.0
-    )
+    even = _even_floor_points(floor_luma)
     per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
     frame_bgr = _sample(bgr, homography, per_plate)
     frames = _side_purpleness(frame_bgr)
@@ -1271,9 +1269,13 @@ def _frames_too_thin(homography: np.ndarray) -> bool:
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
     """Does the floor between the plates show one even brightness at all but a few of its
     points (a room's tiles, not the dark slots of the client's inventory)?"""
-    luma = _floor_samples(bgr, homography) @ _LUMA
-    even = np.abs(luma - np.median(luma)) <= _EVEN_FLOOR * max(float(np.median(luma)), 1.0)
+    even = _even_floor_points(_floor_samples(bgr, homography) @ _LUMA)
     return int(even.sum()) >= len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS
+
+
+def _even_floor_points(luma: np.ndarray) -> np.ndarray:
+    """Per floor point: within :data:`_EVEN_FLOOR` of the points' median brightness?"""
+    return np.abs(luma - np.median(luma)) <= _EVEN_FLOOR * max(float(np.median(luma)), 1.0)
 
 
 def _largest_even_cluster(luma: np.ndarray) -> int:
