@@ -52,6 +52,18 @@ FLOOR_PICTURES_PER_SESSION = 5
 SEQUENCE_OUTCOMES = ("right", "uncertain", "wrong", "blank", "settling")
 
 
+#: Windows display scaling of the sessions, in turn: most players are on Windows, often
+#: at 125% or 150%, and a client that is not DPI-aware is stretched by it
+#: (:func:`assistant.scene.display_scaled`). A third each is this project's guess at the
+#: field, not a measurement of it.
+DISPLAY_SCALES = (1.0, 1.25, 1.5)
+
+
+def display_scale_of(number: int) -> float:
+    """The display scaling of session (or floor picture) ``number``."""
+    return DISPLAY_SCALES[number % len(DISPLAY_SCALES)]
+
+
 class BenchError(UserError):
     """Benchmark options that cannot be used."""
 
@@ -182,18 +194,6 @@ def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
     return {"pictures": pictures, "sequences": frames, "never_seen": never_seen,
             "ms_per_frame": statistics.median(ms) if ms else 0.0, "wrong": wrong,
             "searches": searches, "by_display_scale": by_scale}
-
-
-#: Windows display scaling of the sessions, in turn: most players are on Windows, often
-#: at 125% or 150%, and a client that is not DPI-aware is stretched by it
-#: (:func:`assistant.scene.display_scaled`). A third each is this project's guess at the
-#: field, not a measurement of it.
-DISPLAY_SCALES = (1.0, 1.25, 1.5)
-
-
-def display_scale_of(number: int) -> float:
-    """The display scaling of session (or floor picture) ``number``."""
-    return DISPLAY_SCALES[number % len(DISPLAY_SCALES)]
 
 
 #: walk-through events that change the view (idle frames and the first do not)

@@ -1256,14 +1256,12 @@ def _frames_too_thin(homography: np.ndarray) -> bool:
     """Is the plates' frame band too thin in this picture to show its colour? At a steep
     camera and a small scale the far and near sides are a pixel or two deep, and a
     client stretched by display scaling blurs them into the floor and the diamond."""
-    points = _RING.reshape(-1, 1, 2).astype(np.float64)
     depth = 0.5 * _FRAME_BAND
-    across = []
-    for step in ((depth, 0.0), (0.0, depth), (-depth, 0.0), (0.0, -depth)):
-        moved = cv2.perspectiveTransform(points + np.array(step), homography)
-        across.append(np.hypot(*(moved - cv2.perspectiveTransform(points, homography))
-                               .reshape(-1, 2).T))
-    return float(np.median(2 * np.min(across, axis=0))) < _THIN_FRAME_PX
+    steps = np.array([(0.0, 0.0), (depth, 0.0), (0.0, depth), (-depth, 0.0), (0.0, -depth)])
+    points = (steps[:, None, :] + _RING[None, :, :]).reshape(-1, 1, 2)
+    image = cv2.perspectiveTransform(points, homography).reshape(len(steps), len(_RING), 2)
+    across = np.hypot(*(image[1:] - image[0]).transpose(2, 0, 1))  # (steps, plates)
+    return float(np.median(2 * across.min(axis=0))) < _THIN_FRAME_PX
 
 
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
