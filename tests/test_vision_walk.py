@@ -544,6 +544,29 @@ def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_
     assert _frames_too_thin(thin) and not _frames_too_thin(top_down)
 
 
+def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_show():
+    """At 68° (steep seed 0, session 1, frame 21), stretched by 125% display scaling, the
+    player stands on the middle plate of the near row and hides the far one behind him:
+    the two outer columns' six diamonds are in view, but the frames' band has blurred
+    into the floor, and the ring through them was turned down for want of purple (the
+    rule for thin frames took eight diamonds only). Six on an exact ring over an even
+    floor are what a search trusts anyway; the picture is read with those two hidden."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 1, source="synthetic", display_scale=1.25, **STEEP)[21]
+    assert frame.hidden == (1, 6) and frame.camera.pitch_deg > 65
+    fit, why = locate_ring(frame.scene.frame)
+    assert why is None and sum(fit.matched) == 6
+    homography = fit.geometry.homography
+    assert _frames_too_thin(homography)
+    assert not _frames_are_purple(frame.scene.frame[..., :3], homography)
+    reading = read_frame(frame.scene.frame)
+    assert not reading.abstain and set(reading.hidden) == {(0, 1), (2, 1)}
+    assert judge_picture(frame) == "hidden"
+
+
 def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
     frame) a team-mate and the player stand over a corner plate and its two neighbours.

@@ -69,8 +69,9 @@ _EVEN_FLOOR_POINTS_BESIDE_FRAMES = 4
 _FRAMED_PLATES_BESIDE_BODIES = 7
 # The plate frame's band, between the diamond (|u| + |v| = 0.165) and the octagon (0.28),
 # in grid units; where it is thinner than this many pixels across (the median plate, the
-# thinnest way), its colour does not show, and eight diamonds on an exact ring over an
-# even floor (fit error at most _EXACT_RING_FIT of the spacing) are taken without it
+# thinnest way), its colour does not show, and a search's six diamonds or more on an exact
+# ring over an even floor (fit error at most _EXACT_RING_FIT of the spacing) are taken
+# without it (six: at 68° a player on a middle plate hides the one behind him too)
 _FRAME_BAND = 0.115
 _THIN_FRAME_PX = 3.0
 _EXACT_RING_FIT = 0.01
@@ -248,7 +249,7 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
         if roll_skew(homography) > MAX_ROLL_SKEW:
             continue  # a sheared lattice through some of the plates, not a camera's view
         unframed = not _frames_are_purple(bgr, homography)
-        if unframed and not (len(members) == len(_RING) and _frames_too_thin(homography)
+        if unframed and not (len(members) >= MIN_DIAMONDS and _frames_too_thin(homography)
                              and _floor_is_even(bgr, homography)):
             continue
         if middle_blob and _middle_is_framed(bgr, homography):
