@@ -6,6 +6,7 @@ placed."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -451,13 +452,22 @@ def test_a_figure_in_gold_crossing_the_middle_tile_is_followed_through(
 
 
 def with_a_plate_in_the_middle(scene) -> np.ndarray:
-    """The scene's frame with a copy of a plate (diamond and frame) over the middle tile."""
-    x0, y0 = scene.plate_centres[1]
-    x1, y1 = (scene.plate_centres[1] + scene.plate_centres[6]) / 2
-    half = 30
+    """The scene's frame with the middle tile drawn as the plate above it (row 1, column
+    2) is: each pixel of the middle tile taken from the point one row up on the floor, so
+    the copy keeps the camera's perspective at any pitch."""
+    homography = scene.homography
+    one_row_up = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]])
+    middle_to_plate = homography @ one_row_up @ np.linalg.inv(homography)
+    height, width = scene.frame.shape[:2]
+    plate = cv2.warpPerspective(scene.frame, middle_to_plate, (width, height),
+                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    ys, xs = np.mgrid[0:height, 0:width]
+    pixels = np.stack([xs.ravel(), ys.ravel()], axis=1).astype(np.float64).reshape(-1, 1, 2)
+    on_floor = cv2.perspectiveTransform(pixels, np.linalg.inv(homography)).reshape(
+        height, width, 2)
+    middle = np.all(np.abs(on_floor - 1.0) <= 0.5, axis=2)
     frame = scene.frame.copy()
-    patch = frame[round(y0) - half:round(y0) + half, round(x0) - half:round(x0) + half].copy()
-    frame[round(y1) - half:round(y1) + half, round(x1) - half:round(x1) + half] = patch
+    frame[middle] = plate[middle]
     assert not np.array_equal(frame, scene.frame)
     return frame
 
@@ -471,10 +481,37 @@ def test_a_ninth_plate_in_the_middle_is_not_followed() -> None:
     assert follow_ring(with_a_plate_in_the_middle(after), first.geometry) is None
 
 
-def test_a_ninth_plate_in_the_middle_is_still_not_the_ring() -> None:
-    """A 3x3 grid of framed diamonds (another puzzle's) is not the ToA ring."""
-    scene = room((1.0, 1.0), yaw=10, pitch=20, spacing=90)
-    assert locate_ring(with_a_plate_in_the_middle(scene))[0] is None
+@pytest.mark.parametrize(("yaw", "pitch", "spacing", "display_scale"),
+                         [(10, 20, 90, 1.0), (10, 45, 60, 1.5), (40, 55, 90, 1.5),
+                          (40, 62, 60, 1.0)])
+def test_a_ninth_plate_in_the_middle_is_still_not_the_ring(
+    yaw, pitch, spacing, display_scale
+) -> None:
+    """A 3x3 grid of framed diamonds (another puzzle's) is not the ToA ring, at steep
+    cameras and through display scaling too."""
+    from assistant.scene import display_scaled
+
+    scene = room((1.0, 1.0), yaw=yaw, pitch=pitch, spacing=spacing)
+    assert locate_ring(display_scaled(scene.frame, display_scale))[0] is not None
+    frame = display_scaled(with_a_plate_in_the_middle(scene), display_scale)
+    assert locate_ring(frame)[0] is None
+
+
+def test_a_body_over_the_middle_tile_at_a_steep_camera_is_no_ninth_plate() -> None:
+    """At 62°, stretched by 125% display scaling (seed 9, session 1, frame 1), the player
+    on the near middle plate reaches up over the middle tile, where a diamond-sized gold
+    blob lies on his grey torso. The torso is more "purple" than the tan floor on two
+    sides of the middle, which made it a ninth plate's frame; the ring's plates show
+    theirs on all four sides, so a ninth plate would show three. The ring is found."""
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 9 * 100_003 + 1, source="synthetic", display_scale=1.25)[1]
+    assert frame.hidden == (6,) and frame.camera.pitch_deg > 60
+    fit, why = locate_ring(frame.scene.frame)
+    assert fit is not None, why
+    assert sum(fit.matched) == 7
+    reading = read_frame(frame.scene.frame)
+    assert not reading.abstain and reading.hidden == ((2, 1),)
 
 
 @pytest.mark.parametrize(("covered_plates", "pitch"), [((1, 6), 20), ((3, 4), 45), ((1, 6), 62)])

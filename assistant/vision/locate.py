@@ -1294,11 +1294,16 @@ def _middle_is_framed(bgr: np.ndarray, homography: np.ndarray) -> bool:
         return np.median(frame.reshape(len(points), 4, 4, 3).max(axis=3), axis=2)
 
     floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
-    plates = float(np.median(sides(_RING)))
+    ring_sides = sides(_RING)
     # grey or dark clothes are more "purple" than a tan floor: compare with the plates'
     # own frames, half-way between the floor and them
-    level = max(floor + _PURPLE_MARGIN, 0.5 * (floor + plates))
-    return int(np.sum(sides(np.array([[1.0, 1.0]]))[0] >= level)) >= 2
+    level = max(floor + _PURPLE_MARGIN, 0.5 * (floor + float(np.median(ring_sides))))
+    # ... and a ninth plate shows its frame on as many sides as the ring's plates do, less
+    # one: where they show all four, a body's grey torso over the middle tile shows two
+    # (at 62° the player on the near middle plate reaches up over the middle tile)
+    ring_framed = int(np.median(np.sum(ring_sides >= level, axis=1)))
+    needed = max(2, ring_framed - 1)
+    return int(np.sum(sides(np.array([[1.0, 1.0]]))[0] >= level)) >= needed
 
 
 # Relabellings of the ring: new grid point -> old grid point, as 3x3 affine matrices about
