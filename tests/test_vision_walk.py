@@ -567,6 +567,27 @@ def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_sh
     assert judge_picture(frame) == "hidden"
 
 
+def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken():
+    """At 68° and 62 pixels a plate (steep seed 2, session 29, the first frame), stretched
+    by 150% display scaling, the frames' band is just thick enough to count as showing,
+    yet blur has taken its far and near sides: no plate shows purple on three sides, six
+    on two. Seven diamonds on an exact ring over an even floor with that much frame are
+    the ring; the first frame of the session was blank."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 2 * 100_003 + 29, source="synthetic", display_scale=1.5,
+                         **STEEP)[0]
+    assert frame.camera.pitch_deg > 65
+    fit, why = locate_ring(frame.scene.frame)
+    assert why is None and sum(fit.matched) == 7
+    homography = fit.geometry.homography
+    assert not _frames_too_thin(homography)
+    assert not _frames_are_purple(frame.scene.frame[..., :3], homography)
+    assert judge_picture(frame) in ("right", "hidden")
+
+
 def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
     frame) a team-mate and the player stand over a corner plate and its two neighbours.

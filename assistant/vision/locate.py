@@ -75,6 +75,7 @@ _FRAMED_PLATES_BESIDE_BODIES = 7
 _FRAME_BAND = 0.115
 _THIN_FRAME_PX = 3.0
 _EXACT_RING_FIT = 0.01
+_MEMBERS_PAST_SEEING = 7  # ... or seven diamonds on it with frames on two sides at six places
 _HALF_RESOLUTION_ABOVE = 1400  # pixels, the frame's larger side
 # The game's camera tilts to 68° from straight down: the floor's far axis shrinks to
 # cos 68° = 0.37 of the near one, and perspective makes near diamonds up to ~3x the area
@@ -249,8 +250,7 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
         if roll_skew(homography) > MAX_ROLL_SKEW:
             continue  # a sheared lattice through some of the plates, not a camera's view
         unframed = not _frames_are_purple(bgr, homography)
-        if unframed and not (len(members) >= MIN_DIAMONDS and _frames_too_thin(homography)
-                             and _floor_is_even(bgr, homography)):
+        if unframed and not _framed_past_seeing(bgr, homography, len(members)):
             continue
         if middle_blob and _middle_is_framed(bgr, homography):
             continue  # a ninth plate in the middle: not the ToA ring
@@ -1263,6 +1263,21 @@ def _frames_too_thin(homography: np.ndarray) -> bool:
     image = cv2.perspectiveTransform(points, homography).reshape(len(steps), len(_RING), 2)
     across = np.hypot(*(image[1:] - image[0]).transpose(2, 0, 1))  # (steps, plates)
     return float(np.median(2 * across.min(axis=0))) < _THIN_FRAME_PX
+
+
+def _framed_past_seeing(bgr: np.ndarray, homography: np.ndarray, members: int) -> bool:
+    """Could a lattice through ``members`` diamonds whose frames do not show as purple
+    still be the ring (its fit is then held to :data:`_EXACT_RING_FIT`)? Over an even
+    floor: six diamonds or more where the frames' band is too thin to show its colour,
+    or seven or more where six places still show it on two sides (a steep camera squeezes
+    the far and near sides to a pixel, which display scaling blurs away; left and right
+    stay)."""
+    if members < MIN_DIAMONDS or not _floor_is_even(bgr, homography):
+        return False
+    if _frames_too_thin(homography):
+        return True
+    return (members >= _MEMBERS_PAST_SEEING
+            and int(np.sum(_purple_sides(bgr, homography) >= 2)) >= _MIN_PURPLE_PLATES)
 
 
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
