@@ -588,6 +588,23 @@ def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken():
     assert judge_picture(frame) in ("right", "hidden")
 
 
+def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_rest():
+    """A team-mate in gold clothes stands on a lit corner plate (seed 7, session 20, frame
+    8, at 42° and 150% display scaling). Two sectors of its diamond fall in the unlit
+    look, a third lies in the gap but past its middle, on the lit side: the plate was
+    read unlit from the two (confidence 0.75), the one wrong single picture of the seed.
+    A sector past the middle is something over the plate, not noise about its look: the
+    plate is hidden, and every plate read is right."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 7 * 100_003 + 20, source="synthetic", display_scale=1.5)[8]
+    assert frame.hidden == (3, 5)
+    assert judge_picture(frame) == "hidden"
+    reading = read_frame(frame.scene.frame)
+    assert not reading.abstain and (0, 0) in reading.hidden
+
+
 def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
     frame) a team-mate and the player stand over a corner plate and its two neighbours.

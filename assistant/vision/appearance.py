@@ -230,6 +230,11 @@ def classify(
                             "covered", int(bad[np.argmax(deviation[bad])]))
         lit = (n_high > n_low).astype(np.int64)
         seen = np.where(lit[:, None] == 1, in_high, in_low)
+        # a sector past the middle, on the other look's side of the gap, is no noise about
+        # this cell's look: something covers part of the cell (gold clothes over a lit
+        # diamond, in their own shade, read unlit from two sectors while a third leant lit)
+        foreign = foreign | np.any(np.where(lit[:, None] == 1, part_features < mid,
+                                            part_features > mid), axis=1)
         features = (part_features * seen).sum(axis=1) / seen.sum(axis=1)
         # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
         # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
