@@ -452,9 +452,9 @@ def test_a_figure_in_gold_crossing_the_middle_tile_is_followed_through(
 
 
 def with_a_plate_in_the_middle(scene) -> np.ndarray:
-    """The scene's frame with the middle tile drawn as the plate above it (row 1, column
-    2) is: each pixel of the middle tile taken from the point one row up on the floor, so
-    the copy keeps the camera's perspective at any pitch."""
+    """The scene's frame with the plate above the middle (row 1, column 2) drawn again
+    over the middle tile: each pixel of the middle tile is taken from the point one grid
+    row up on the floor, so the copy keeps the camera's perspective at any pitch."""
     homography = scene.homography
     one_row_up = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, -1.0], [0.0, 0.0, 1.0]])
     middle_to_plate = homography @ one_row_up @ np.linalg.inv(homography)
