@@ -1272,12 +1272,12 @@ def _framed_past_seeing(bgr: np.ndarray, homography: np.ndarray, members: int) -
     or seven or more where six places still show it on two sides (a steep camera squeezes
     the far and near sides to a pixel, which display scaling blurs away; left and right
     stay)."""
-    if members < MIN_DIAMONDS or not _floor_is_even(bgr, homography):
+    # the band's thickness is the homography's alone: asked first, it spares sampling
+    # the picture again for most lattices turned down here
+    thin = members >= MIN_DIAMONDS and _frames_too_thin(homography)
+    if not (thin or members >= _MEMBERS_PAST_SEEING) or not _floor_is_even(bgr, homography):
         return False
-    if _frames_too_thin(homography):
-        return True
-    return (members >= _MEMBERS_PAST_SEEING
-            and int(np.sum(_purple_sides(bgr, homography) >= 2)) >= _MIN_PURPLE_PLATES)
+    return thin or int(np.sum(_purple_sides(bgr, homography) >= 2)) >= _MIN_PURPLE_PLATES
 
 
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
