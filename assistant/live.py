@@ -503,7 +503,10 @@ class LiveLoop:
     ) -> None:
         self.backend = backend
         self.clock = clock  # seconds; the time between readings bounds the steps between
+        # (the time of their pictures' grabs: _read_frame_grabbed_at)
         self._last_reading_at: float | None = None
+        self._grabbed_at: float | None = None  # this frame's grab
+        self._whole_grab: tuple[np.ndarray, float] | None = None  # the reader's, if any
         self.show_route = show_route
         self.crossing_steps = crossing_steps
         self.grabber = grabber
@@ -589,11 +592,13 @@ class LiveLoop:
         area = visible  # a window partly off screen: read what can be seen
         region = self.reader.region(area.width, area.height)
         grab_area = area if region is None else region.offset(area.left, area.top)
+        grabbed_at = self.clock()
         try:
             frame = self.grabber.grab(grab_area)
         except Exception as error:  # mss raises its own errors; keep going, say so
             return self._grab_failed(grab_area, area, error)
         offset = (0, 0) if region is None else (region.left, region.top)
+        self._grabbed_at = grabbed_at
         try:
             state = self.process(frame, area, offset, lambda: self._grab_whole(area))
         except _GrabFailed as failed:
@@ -613,10 +618,13 @@ class LiveLoop:
     def _grab_whole(self, area: Rect) -> np.ndarray:
         """The whole area, for the reader to locate the grid again; a failure here is a
         failed grab like any other (the soak run found it escaping the loop)."""
+        grabbed_at = self.clock()
         try:
-            return self.grabber.grab(area)
+            whole = self.grabber.grab(area)
         except Exception as error:
             raise _GrabFailed from error
+        self._whole_grab = (whole, grabbed_at)
+        return whole
 
     def process(
         self,
@@ -627,13 +635,17 @@ class LiveLoop:
     ) -> LiveState:
         """Reading, solution and marks for one frame grabbed at ``offset`` inside ``area``
         (``grab_all`` grabs the whole area when the grid must be located again)."""
+        grabbed_at, self._grabbed_at = self._grabbed_at, None
+        if grabbed_at is None:  # called directly (tests, tools): grabbed just now
+            grabbed_at = self.clock()
+        self._whole_grab = None
         blank = blank_frame_reason(frame)
         if blank:
             return LiveState("blank", blank, window=area)
         read, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         view = self._view_corners(read, offset)  # None when the reading abstains
         reading = self._players_plate_hidden(read, view, area, offset)
-        now = self.clock()
+        now = self._read_frame_grabbed_at(grabbed_at)
         since = None if self._last_reading_at is None else now - self._last_reading_at
         self._note_view(view)
         # (from the plates the reader itself found hidden: the plate hidden under a spot
@@ -700,6 +712,20 @@ class LiveLoop:
         walk = self._walk(reading, board, solution.presses, area, offset, origin)
         return LiveState("steps", status, marks, board, solution.presses, area, reading,
                          **known, **walk)
+
+    def _read_frame_grabbed_at(self, grabbed_at: float) -> float:
+        """When the picture this frame's reading was made on was grabbed: the grab of
+        the whole window the reader asked for, when it read that one, else the frame's.
+
+        Why: the time between readings bounds the steps taken in between, and it is the
+        time between their pictures. Taken after reading instead, a slow read (a search
+        through every fallback, 0.2 s of CPU, 0.8 s on a loaded PC) was counted against
+        the next picture: grabbed at once after it, it seemed a moment after the one
+        before, and the history allowed one step where the pictures were 0.8 s apart."""
+        whole, self._whole_grab = self._whole_grab, None
+        if whole is not None and self.reader.frame_read is whole[0]:
+            return whole[1]
+        return grabbed_at
 
     def _walk(
         self,

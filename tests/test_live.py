@@ -301,6 +301,73 @@ def test_a_failed_grab_while_locating_again_is_a_failed_grab_not_an_exception() 
     assert loop.tick().kind == "steps"
 
 
+class _TickingGrabber(FakeGrabber):
+    """A grabber on a clock that each grab moves on by ``grab_seconds``."""
+
+    def __init__(self, frame: np.ndarray, backend: FakeBackend, grab_seconds: float) -> None:
+        super().__init__(frame, backend)
+        self.now = 0.0
+        self.grab_seconds = grab_seconds
+        self.whole_grabbed_at: list[float] = []
+
+    def grab(self, rect: Rect) -> np.ndarray:
+        self.now += self.grab_seconds
+        if rect == GAME.rect:
+            self.whole_grabbed_at.append(self.now)
+        return super().grab(rect)
+
+
+def _timed_loop(frame: np.ndarray, grab_seconds: float):
+    """A loop on a fake clock, and the ``seconds`` its history is told per reading."""
+    backend = FakeBackend([GAME])
+    grabber = _TickingGrabber(frame, backend, grab_seconds)
+    loop = LiveLoop(backend, grabber, "RuneLite", clock=lambda: grabber.now)
+    told: list[float | None] = []
+    update = loop.history.update
+
+    def spy(reading, seconds=None, *args, **kwargs):
+        told.append(seconds)
+        return update(reading, seconds, *args, **kwargs)
+
+    loop.history.update = spy
+    return loop, grabber, told
+
+
+def test_the_time_between_readings_is_the_time_between_their_pictures() -> None:
+    """A slow read (every fallback of the search, on a loaded PC) must not shorten the
+    time to the next picture: the steps allowed between two readings are bounded by the
+    time between their grabs, not between the ends of their reads."""
+    loop, grabber, told = _timed_loop(room("111/0#0/110").frame, grab_seconds=0.1)
+    loop.tick()
+    loop.tick()
+    read = loop.reader.read
+
+    def slow_read(*args, **kwargs):
+        result = read(*args, **kwargs)
+        grabber.now += 0.7
+        return result
+
+    loop.reader.read = slow_read
+    loop.tick()  # grabbed 0.1 s after the frame before, read in 0.7 s
+    loop.reader.read = read
+    loop.tick()  # grabbed at once after that read: 0.8 s after the picture before
+    assert told[-2:] == [pytest.approx(0.1), pytest.approx(0.8)]
+
+
+def test_a_reading_made_on_the_reader_s_own_grab_takes_that_grab_s_time() -> None:
+    """When the tracked read sees a change, the reader grabs the whole window to search
+    again and reads that picture: the reading's time is that grab's."""
+    loop, grabber, told = _timed_loop(room("111/0#0/110").frame, grab_seconds=0.05)
+    loop.tick()
+    loop.tick()
+    before = grabber.now  # the last reading's picture (a tracked grab)
+    grabber.frame = room("111/1#1/111").frame  # a step: the tracked read changes
+    loop.tick()
+    assert loop.last_observed.reading.board_text == "111/1#1/111"
+    assert grabber.whole_grabbed_at[-1] == pytest.approx(before + 0.1)
+    assert told[-1] == pytest.approx(0.1)  # to the whole grab, not the tracked one (0.05)
+
+
 class _User32:
     """Records SetWindowDisplayAffinity calls; answers as Windows would."""
 
