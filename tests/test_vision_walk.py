@@ -606,6 +606,32 @@ def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_re
     assert not reading.abstain and (0, 0) in reading.hidden
 
 
+def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():
+    """The screenshot's floor, seed 12, session 1, frame 6 (125% display scaling, a zoom;
+    a seed measured once and never looked into before): a corner plate and both its
+    neighbours are covered, and the locator fitted six blobs, the covered corner's 12
+    pixels off its diamond among them, to 0.044 of the spacing. The reading hid the three
+    and put the corner a third of the spacing off its plate, where the live loop marked it
+    undecided: the one wrong frame pair of that run. Every place a reading gives must lie
+    on its plate; here the reading abstains."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 12 * 100_003 + 1, source="screenshot",
+                         display_scale=display_scale_of(1))[6]
+    reading = read_frame(frame.scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION)
+    if not reading.abstain:
+        centres = frame.scene.plate_centres
+        spacing = np.median(np.hypot(*np.diff(centres[[2, 1, 0]], axis=0).T))
+        for tile in reading.tiles:
+            off = np.hypot(*(centres - np.array(tile.centre)).T).min()
+            assert off < 0.15 * spacing, f"{(tile.row, tile.col)} placed {off:.1f} px off"
+
+
 def test_a_body_s_blob_beside_a_corner_plate_is_left_out_of_the_fit():
     """At the way in, 56°, 125% display scaling (the drawn seed 9, session 16, frame 1):
     the player half covers a corner plate, and his gold-lit body beside it makes a blob

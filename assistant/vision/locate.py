@@ -189,7 +189,7 @@ def _preferred_ring(fits: list[RingFit], framed: list[int]) -> int | None:
     tight = int(np.argmin([fit.fit_error for fit in fits]))
     loose = 1 - tight
     if (sum(fits[tight].matched) == sum(fits[loose].matched)
-            and fits[loose].fit_error >= _LOOSE_FIT
+            and fits[loose].fit_error >= LOOSE_FIT
             and fits[tight].fit_error * _FIT_LEAD <= fits[loose].fit_error
             and framed[tight] >= max(framed[loose], _FRAMED_TO_PREFER)):
         return tight
@@ -204,10 +204,10 @@ def _preferred_ring(fits: list[RingFit], framed: list[int]) -> int | None:
 _FRAMED_TO_PREFER = 5
 _FRAMED_LEAD = 3
 # ... or, through as many diamonds, one fits them this many times more tightly (RMS, in
-# spacings) than the other, whose fit is loose by at least _LOOSE_FIT (two fits both
+# spacings) than the other, whose fit is loose by at least LOOSE_FIT (two fits both
 # within the diamonds' own centring noise are not told apart this way)
 _FIT_LEAD = 5.0
-_LOOSE_FIT = 0.015
+LOOSE_FIT = 0.015
 # A ring on five diamonds (MIN_DIAMONDS_AFTER_LAST_VIEW) has two checks fewer on its fit:
 # six of its places must show such frames (see _framed_about). Through five diamonds on
 # the screenshot's floor, lattices sheared onto a body or the click arrow showed them about
@@ -1101,7 +1101,7 @@ def _without_one_loosening(
     spacing: float, needed: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The fit without the one matched blob that alone makes it loose: when the fit is
-    loose (:data:`_LOOSE_FIT` of the spacing, RMS, or more) and leaving one blob out fits
+    loose (:data:`LOOSE_FIT` of the spacing, RMS, or more) and leaving one blob out fits
     the rest :data:`_FIT_LEAD` times more tightly, that blob is no diamond of the ring.
 
     Why: the ring's own diamonds fit a homography to 0.002-0.01 of the spacing, a
@@ -1114,7 +1114,7 @@ def _without_one_loosening(
     if int(ok.sum()) <= needed:
         return ok, homography
     error = _fit_error(pts, ok, nearest, homography) / spacing
-    if error < _LOOSE_FIT:
+    if error < LOOSE_FIT:
         return ok, homography
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     for index in np.flatnonzero(ok):

@@ -36,7 +36,13 @@ from assistant.vision.geometry import (
     geometry_from_corners,
     pixels_at,
 )
-from assistant.vision.locate import MIN_DIAMONDS, follow_ring, framed_places, locate_ring
+from assistant.vision.locate import (
+    LOOSE_FIT,
+    MIN_DIAMONDS,
+    follow_ring,
+    framed_places,
+    locate_ring,
+)
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
     from assistant.profile import GridSpec, Profile
@@ -349,22 +355,28 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
     reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
                           max_hidden=_hidden_allowed(max_hidden, unmatched),
                           placed_surely=len(unmatched) <= 1, placed_here=True)
-    return replace(_unless_corner_unplaced(reading, unmatched), unmatched=unmatched)
+    return replace(_unless_corner_unplaced(reading, unmatched, fit.fit_error),
+                   unmatched=unmatched)
 
 
-def _unless_corner_unplaced(reading: Reading,
-                            unmatched: tuple[tuple[int, int], ...]) -> Reading:
+def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], ...],
+                            fit_error: float) -> Reading:
     """``reading``, or an abstention when it hides a corner plate and both its ring
     neighbours, two or three of which the ring was fitted to (``unmatched``: the places
-    it was not). The locator matched partly covered diamonds too; the five plates read
-    lie on the two opposite sides, two lines that fix the fit nowhere else, so nothing
-    read checks where the covered blobs pulled the three hidden places. At 64° a
-    team-mate and the player over such a corner put them 19 pixels off (half the
-    foreshortened spacing): the marks missed their plates. One covered blob among six
-    pulls less, and such readings were right (the player at the way in hiding a corner's
-    neighbours, the corner behind him)."""
+    it was not), or only the corner with the fit loose (``fit_error``, RMS in spacings,
+    :data:`assistant.vision.locate.LOOSE_FIT` or more). The locator matched partly
+    covered diamonds too; the five plates read lie on the two opposite sides, two lines
+    that fix the fit nowhere else, so nothing read checks where the covered blobs pulled
+    the three hidden places. At 64° a team-mate and the player over such a corner put
+    them 19 pixels off (half the foreshortened spacing): the marks missed their plates.
+    One covered blob among six pulls less, and such readings were right (the player at
+    the way in hiding a corner's neighbours, the corner behind him), while the fit stays
+    tight: a covered corner's blob 12 pixels off its diamond (a seed never looked into
+    before, 125% display scaling, a zoom) fitted six blobs to 0.044 and put that corner a
+    third of the spacing off, where the overlay marked it undecided."""
     hidden, fitted = set(reading.hidden), set(reading.hidden) - set(unmatched)
-    if reading.abstain or not any(trio <= hidden and len(trio & fitted) >= 2
+    loose = fit_error >= LOOSE_FIT
+    if reading.abstain or not any(trio <= hidden and (len(trio & fitted) >= 2 or loose)
                                   for trio in _CORNER_TRIOS):
         return reading
     return _abstain("A corner plate and both its neighbours are covered: the plates cannot "
@@ -427,7 +439,7 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
                           max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
     if rigid:
         return replace(reading, moved_rigidly=not reading.abstain)
-    return _unless_corner_unplaced(reading, unmatched)
+    return _unless_corner_unplaced(reading, unmatched, fit.fit_error)
 
 
 def leaves_a_corner_unread(hidden: tuple[tuple[int, int], ...]) -> bool:
