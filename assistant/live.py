@@ -505,7 +505,6 @@ class LiveLoop:
         self.clock = clock  # seconds; the time between readings bounds the steps between
         # (the time of their pictures' grabs: _read_frame_grabbed_at)
         self._last_reading_at: float | None = None
-        self._grabbed_at: float | None = None  # this frame's grab
         self._whole_grab: tuple[np.ndarray, float] | None = None  # the reader's, if any
         self.show_route = show_route
         self.crossing_steps = crossing_steps
@@ -598,9 +597,9 @@ class LiveLoop:
         except Exception as error:  # mss raises its own errors; keep going, say so
             return self._grab_failed(grab_area, area, error)
         offset = (0, 0) if region is None else (region.left, region.top)
-        self._grabbed_at = grabbed_at
         try:
-            state = self.process(frame, area, offset, lambda: self._grab_whole(area))
+            state = self.process(frame, area, offset, lambda: self._grab_whole(area),
+                                 grabbed_at)
         except _GrabFailed as failed:
             return self._grab_failed(area, area, failed.__cause__)
         self.failures = 0
@@ -632,11 +631,12 @@ class LiveLoop:
         area: Rect,
         offset: tuple[int, int] = (0, 0),
         grab_all: Callable[[], np.ndarray] | None = None,
+        grabbed_at: float | None = None,
     ) -> LiveState:
         """Reading, solution and marks for one frame grabbed at ``offset`` inside ``area``
-        (``grab_all`` grabs the whole area when the grid must be located again)."""
-        grabbed_at, self._grabbed_at = self._grabbed_at, None
-        if grabbed_at is None:  # called directly (tests, tools): grabbed just now
+        (``grab_all`` grabs the whole area when the grid must be located again) at
+        ``grabbed_at`` on the loop's clock (None: just now)."""
+        if grabbed_at is None:
             grabbed_at = self.clock()
         self._whole_grab = None
         blank = blank_frame_reason(frame)
@@ -722,7 +722,7 @@ class LiveLoop:
         through every fallback, 0.2 s of CPU, 0.8 s on a loaded PC) was counted against
         the next picture: grabbed at once after it, it seemed a moment after the one
         before, and the history allowed one step where the pictures were 0.8 s apart."""
-        whole, self._whole_grab = self._whole_grab, None
+        whole = self._whole_grab
         if whole is not None and self.reader.frame_read is whole[0]:
             return whole[1]
         return grabbed_at

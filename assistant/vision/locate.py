@@ -1029,8 +1029,8 @@ def _refine(
         if homography is None:
             return None
     ok, nearest, homography = _swapped_for_sound(pts, areas, ok, nearest, homography, spacing)
-    ok, homography = _without_one_loosening(pts, ok, nearest, homography, spacing, needed)
-    error = _fit_error(pts, ok, nearest, homography) / spacing
+    ok, homography, error = _without_one_loosening(pts, ok, nearest, homography, spacing,
+                                                   needed)
     if error > _MAX_FIT_ERROR:
         return None
     centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
@@ -1099,10 +1099,11 @@ def _swapped_for_sound(
 def _without_one_loosening(
     pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray, homography: np.ndarray,
     spacing: float, needed: int,
-) -> tuple[np.ndarray, np.ndarray]:
-    """The fit without the one matched blob that alone makes it loose: when the fit is
-    loose (:data:`LOOSE_FIT` of the spacing, RMS, or more) and leaving one blob out fits
-    the rest :data:`_FIT_LEAD` times more tightly, that blob is no diamond of the ring.
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The fit, and its error (RMS, in spacings), without the one matched blob that alone
+    makes it loose: when the fit is loose (:data:`LOOSE_FIT` of the spacing or more) and
+    leaving one blob out fits the rest :data:`_FIT_LEAD` times more tightly, that blob is
+    no diamond of the ring.
 
     Why: the ring's own diamonds fit a homography to 0.002-0.01 of the spacing, a
     perspective view of the floor being exact. At the way in, a player's gold-lit body
@@ -1111,11 +1112,9 @@ def _without_one_loosening(
     neighbours off their diamonds, and the frame went blank as "a corner plate and both
     its neighbours are covered" (a walk-through at 56°, 125% display scaling). The odd
     size and off-centre checks above do not see such a blob: it is of the usual size."""
-    if int(ok.sum()) <= needed:
-        return ok, homography
     error = _fit_error(pts, ok, nearest, homography) / spacing
-    if error < LOOSE_FIT:
-        return ok, homography
+    if int(ok.sum()) <= needed or error < LOOSE_FIT:
+        return ok, homography, error
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     for index in np.flatnonzero(ok):
         trial = ok.copy()
@@ -1127,8 +1126,8 @@ def _without_one_loosening(
         if best is None or trial_error < best[0]:
             best = (trial_error, trial, fitted)
     if best is not None and best[0] * _FIT_LEAD <= error:
-        return best[1], best[2]
-    return ok, homography
+        return best[1], best[2], best[0]
+    return ok, homography, error
 
 
 def _fit_error(pts: np.ndarray, ok: np.ndarray, nearest: np.ndarray,
