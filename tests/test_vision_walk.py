@@ -675,3 +675,23 @@ def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     assert result is not None, reading.reason
     assert reading.hidden == ((0, 1), (1, 0))
     assert sorted(result.values()) == ["hidden"] * 2 + ["right"] * 6
+
+
+@pytest.mark.parametrize("index", [10, 11])
+def test_gold_boots_over_all_of_a_lone_lit_plate_s_middle_are_not_read_unlit(index):
+    """At 62° and 150% display scaling (the drawn steep seed 7, session 17, frames 10 and
+    11) the player stands on a lit corner plate, every plate lit: a grey cape hides the
+    diamond's far half and gold boots, in their own shade, all of its sampled middle.
+    Even in colour, the boots made a second look of one plate, read unlit at confidence
+    0.74 to 0.77: nothing but its brightness, 0.32 below the lit plates' where an unlit
+    diamond is 0.13 below, told it was no plate at all. It is hidden; no plate is read
+    wrong."""
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 7 * 100_003 + 17, source="synthetic", display_scale=1.5,
+                         **STEEP)[index]
+    assert frame.player_plate == 0 and frame.scene.lit.all()
+    result, reading = verdicts(frame.scene)
+    assert result is not None, reading.reason
+    assert "wrong" not in result.values(), result
+    assert result[frame.player_plate] == "hidden"

@@ -94,9 +94,11 @@ _SHADED = 0.2
 _SHADED_PARTIAL = 0.1
 # ... or than the median plate of the other look by this much: unlit diamonds are 0.13
 # darker than lit ones on the real screenshot (and the rooms drawn from its colours; a
-# gamma of 1.4 makes that 0.18); a green coat seen from above over all of a lit diamond
-# but its rim, 0.93; gold legs over one, under 150% display scaling, 0.44
-_SHADED_BELOW_OTHERS = 0.35
+# gamma of 1.4 makes that 0.18; a lone plate of its look read right in 258 walk-through
+# pictures, at most 0.16); a green coat seen from above over all of a lit diamond but its
+# rim, 0.93; gold legs over one, under 150% display scaling, 0.44; gold boots over all of
+# a lit diamond's middle at 62°, in their own shade, 0.32
+_SHADED_BELOW_OTHERS = 0.26
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
 _FLOOR_POINTS = np.array(
     [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
