@@ -91,6 +91,8 @@ SPOT_SAMPLES_KEPT = 40
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
+#: The ring's corner cells in the order of :meth:`GridGeometry.corners` (the view's corners).
+_CORNER_CELLS = ((0, 0), (0, 2), (2, 2), (2, 0))
 #: Readings kept to tell the history again once the spot is trusted (:meth:`_replay`):
 #: a session's first steps, about ten seconds of the live loop at 10 fps.
 SESSION_LOG_KEPT = 100
@@ -553,6 +555,7 @@ class LiveLoop:
         # (None without a view before) and whether they stayed put (_note_view), and the
         # spot assumed from the way in until one is learnt (_spot_at_way_in)
         self._last_corners: np.ndarray | None = None
+        self._last_corners_seen: np.ndarray | None = None  # per corner: read, not hidden
         self._view_shift: float | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
@@ -647,7 +650,7 @@ class LiveLoop:
         reading = self._players_plate_hidden(read, view, area, offset)
         now = self._read_frame_grabbed_at(grabbed_at)
         since = None if self._last_reading_at is None else now - self._last_reading_at
-        self._note_view(view)
+        self._note_view(view, read.hidden)
         # (from the plates the reader itself found hidden: the plate hidden under a spot
         # learnt wrong must not teach that spot again)
         trusted_before = self._spot_trusted
@@ -847,17 +850,32 @@ class LiveLoop:
         self._statue, self._statue_geometry = seen, geometry
         return seen
 
-    def _note_view(self, view: np.ndarray | None) -> None:
+    def _note_view(self, view: np.ndarray | None,
+                   hidden: tuple[tuple[int, int], ...] = ()) -> None:
         """How far the view moved since the frame before, for :meth:`_learn_spot`, and
         whether it stayed put (the player stands still), for :meth:`_spot_at_way_in`; a
         frame without the ring forgets the view and the statue's side (the camera may have
-        turned anyhow)."""
+        turned anyhow).
+
+        The move is measured on the corner plates read in both frames (``hidden``: the
+        cells the reader hid in this one), when two are: a hidden corner's place is only
+        the fit's guess, and a fit on five plates at a steep camera put one 6 px from the
+        last frame's guess while the camera stood still. That counted as the camera
+        turning about a team-mate's plate, which was then trusted as the player's spot."""
         if view is None:
             self._statue, self._statue_geometry = None, None
             self._last_corners, self._view_shift, self._still = None, None, False
+            self._last_corners_seen = None
             return
+        seen = np.array([cell not in hidden for cell in _CORNER_CELLS])
         before, self._last_corners = self._last_corners, view
-        self._view_shift = None if before is None else float(np.abs(view - before).max())
+        seen_before, self._last_corners_seen = self._last_corners_seen, seen
+        if before is None:
+            self._view_shift = None
+        else:
+            both = seen & seen_before if seen_before is not None else seen
+            moved = np.abs(view - before).max(axis=1)
+            self._view_shift = float((moved[both] if both.sum() >= 2 else moved).max())
         self._still = self._view_shift is not None and self._view_shift <= 1.5
         if self._view_shift is None or self._view_shift > VIEW_MOVED_PX:
             self._camera_views += 1
