@@ -84,7 +84,9 @@ RELOCATE_EVERY = 30
 #: The search on five diamonds (:data:`assistant.vision.locate.MIN_DIAMONDS_AFTER_LAST_VIEW`)
 #: goes on for this many searches after one found the ring (about a second at the loop's
 #: 10 fps), no longer: it costs two searches on six (about 50 ms on a 1920x1080 frame), and
-#: a puzzle gone from view for good would pay it on every frame.
+#: a puzzle gone from view for good would pay it on every frame. After them, the fresh
+#: search itself goes on to five diamonds (LiveReader._no_ring_lately), through the gold
+#: it found.
 FIVE_DIAMOND_SEARCHES = 10
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
@@ -414,6 +416,19 @@ class LiveReader:
     def _at(self, offset: tuple[int, int]) -> Profile:
         return self.profile.with_corners(self._corners - np.array(offset, np.float64))
 
+    def _no_ring_lately(self) -> bool:
+        """Whether no search found the ring in the last :data:`FIVE_DIAMOND_SEARCHES`.
+
+        Why: a session starts with the player at the way in and team-mates about the
+        plates; at a steep camera and 125-150% display scaling three of them hid three
+        diamonds in whole sessions' first frames, and the overlay stayed blank until the
+        player stepped. Then the fresh search goes on to five diamonds, on the gold blobs
+        it has found (a few milliseconds, not a second search), and the lattice must show
+        the plates' frames about most of its places. Found a moment ago, a five-diamond
+        search comes later instead, after the last view was followed."""
+        return (self._searches_since_found is None
+                or self._searches_since_found >= FIVE_DIAMOND_SEARCHES)
+
     def _locate(self, frame: np.ndarray) -> tuple[Reading, tuple[int, int]]:
         self.frame_read = frame
         self._since_locate = 0
@@ -426,7 +441,11 @@ class LiveReader:
             reading = follow_frame(frame, self._last_seen, self.profile,
                                    previous_sure=self._last_seen_sure)
         if reading is None or reading.abstain:
-            reading = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION)
+            # no ring found a moment ago (a session's first frames, the room come back
+            # into view): on five diamonds too, if not six (_no_ring_lately)
+            fewer = MIN_DIAMONDS_AFTER_LAST_VIEW if self._no_ring_lately() else None
+            reading = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
+                                 fewer_diamonds=fewer)
         if reading.abstain and self._last_seen is not None:
             # the camera turned or zoomed about the player, and bodies leave a fresh search
             # too few diamonds: the ring turned or scaled on the floor last seen (a fresh
@@ -435,12 +454,11 @@ class LiveReader:
                                   zoomed=True, previous_sure=self._last_seen_sure)
             if not turned.abstain:
                 reading = turned
-        if (reading.abstain and not reading.found and self._searches_since_found is not None
-                and self._searches_since_found < FIVE_DIAMOND_SEARCHES):
+        if (reading.abstain and not reading.found and not self._no_ring_lately()):
             # the camera pitched about the player (no motion of the last view on the floor
             # places that ring), and his gold clothes and a team-mate's have merged three
-            # diamonds with their bodies: a search on the five left (only now: where the
-            # loop has not found the ring a moment ago, five diamonds are too few to trust)
+            # diamonds with their bodies: a search on the five left (after the last view
+            # was followed; with no ring found lately, the fresh search went on to five)
             pitched = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
                                  diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
             if not pitched.abstain:

@@ -882,7 +882,8 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
     frames find a ring but too many plates covered to read it, so there is no last view
     to follow; after a turn, bodies leave five diamonds. The ring was about, so the
     search on five goes on: the frame is read, every plate on its plate and right, where
-    a reader that had found nothing before abstains."""
+    a search on six alone abstains."""
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
     from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 8, source="synthetic", pitch_range=(55.0, 68.0))
@@ -894,8 +895,7 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
     reading, (left, top) = feed(reader, walk[2].scene.frame)
     assert not reading.abstain, reading.reason
     assert_read_right(reading, walk[2].scene, (left, top))
-    reading, _ = feed(LiveReader(), walk[2].scene.frame)
-    assert reading.abstain
+    assert read_frame(walk[2].scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION).abstain
 
 
 def test_no_search_on_five_where_a_lattice_through_more_diamonds_was_turned_down() -> None:
@@ -918,31 +918,71 @@ def test_no_search_on_five_where_a_lattice_through_more_diamonds_was_turned_down
 
 
 def test_the_search_on_five_stops_a_second_after_the_ring_was_last_found(monkeypatch) -> None:
-    """The search on five diamonds costs two searches on six: it goes on only for
-    FIVE_DIAMOND_SEARCHES searches after one found the ring. A puzzle gone from view for
-    good (the player walked on after solving it) does not pay for it on every frame."""
+    """The search on five diamonds of its own costs two searches on six: it goes on only
+    for FIVE_DIAMOND_SEARCHES searches after one found the ring. A puzzle gone from view
+    for good (the player walked on after solving it) does not pay for it on every frame:
+    from then on the fresh search goes on to five through the gold it found instead."""
     import assistant.live as live
 
     seen = room((1.0, 2.6), yaw=0, pitch=30, spacing=80)
     away = np.full_like(seen.frame, 60)
     fives = []
+    fresh_goes_on = []
     read = live.read_frame
 
     def spy(frame, profile=None, **options):
         fives.append(options.get("diamonds_needed") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
+        fresh_goes_on.append(options.get("fewer_diamonds") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
         return read(frame, profile, **options)
 
     monkeypatch.setattr(live, "read_frame", spy)
     reader = LiveReader()
     feed(reader, seen.frame)
-    searches = []
+    searches, fresh = [], []
     for _ in range(live.FIVE_DIAMOND_SEARCHES + 5):
         fives.clear()
+        fresh_goes_on.clear()
         reading, _ = feed(reader, away)
         assert reading.abstain
         searches.append(any(fives))
+        fresh.append(any(fresh_goes_on))
     assert searches == [True] * live.FIVE_DIAMOND_SEARCHES + [False] * 5
+    assert fresh == [False] * live.FIVE_DIAMOND_SEARCHES + [True] * 5
     feed(reader, seen.frame)  # found again: the search on five may go on again
     fives.clear()
     feed(reader, away)
     assert any(fives)
+
+
+def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_found(
+        monkeypatch) -> None:
+    """A session's start at a steep camera on the screenshot's floor (steep seed 5,
+    session 22: 125% display scaling, the player at the way in, three team-mates over
+    three plates): five diamonds show, no search on six finds the ring, and with no ring
+    found a moment ago the overlay stayed blank until the player stepped. The live
+    reader's fresh search goes on to five, on the gold blobs it has found (no second
+    pass over the picture): the ring is placed on the plates, the three covered ones
+    hidden, and the rest read right."""
+    from conftest import shared_file
+
+    import assistant.vision.locate as locate
+    from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 5 * 100_003 + 22, source="screenshot", display_scale=1.25,
+                         pitch_range=(55.0, 68.0))[1]
+    picture = frame.scene.frame
+    assert locate_ring(picture)[0] is None
+    passes = []
+    blobs = locate._gold_blobs
+    monkeypatch.setattr(locate, "_gold_blobs",
+                        lambda *args, **kw: passes.append(args[1]) or blobs(*args, **kw))
+    fit, why = locate_ring(picture, fewer_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
+    assert fit is not None and sum(fit.matched) == 5, why
+    assert len(passes) == len(set(passes))  # each resolution's gold found once
+    assert_on_the_plates(fit.geometry, frame.scene)
+    reading, (left, top) = feed(LiveReader(), picture)
+    assert not reading.abstain, reading.reason
+    assert len(reading.hidden) == 3
+    assert_read_right(reading, frame.scene, (left, top))

@@ -119,11 +119,16 @@ class _Blobs:
     solidity: np.ndarray  # (n,) area over its convex hull's: a diamond's is near 1
 
 
-def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS
-                ) -> tuple[RingFit | None, str | None]:
+def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
+                fewer_needed: int | None = None) -> tuple[RingFit | None, str | None]:
     """Find the ToA ring in a BGR(A) frame, on at least ``diamonds_needed`` diamonds
     (:data:`MIN_DIAMONDS`; the live loop asks for :data:`MIN_DIAMONDS_AFTER_LAST_VIEW`
     when nothing else finds the ring it found a moment ago).
+
+    ``fewer_needed``: when no ring is found on ``diamonds_needed`` diamonds, look again on
+    this many, through the gold blobs already found (a second search of its own would
+    find them again, which is most of a search's time), the lattice checked by the
+    frames about its places as a search on fewer always is.
 
     Returns
     -------
@@ -134,17 +139,28 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS
     # big frames are searched at half resolution first (fast), then, only if that finds
     # nothing, at full resolution (plates spaced less than ~32 px vanish at half)
     factors = (2, 1) if max(width, height) > _HALF_RESOLUTION_ABOVE else (1,)
-    for factor in factors:
-        fit, why = _locate_at(frame, factor, diamonds_needed)
-        if fit is not None or why == "several":
-            return fit, why
+    blobs_at: dict[int, _Blobs] = {}
+    wanted = (diamonds_needed,) if fewer_needed is None or fewer_needed >= diamonds_needed \
+        else (diamonds_needed, fewer_needed)
+    for needed in wanted:
+        for factor in factors:
+            fit, why = _locate_at(frame, factor, needed, blobs_at)
+            if fit is not None or why == "several":
+                return fit, why
     return None, "not-found"
 
 
-def _locate_at(frame: np.ndarray, factor: int, needed: int
+def _locate_at(frame: np.ndarray, factor: int, needed: int,
+               blobs_at: dict[int, _Blobs] | None = None
                ) -> tuple[RingFit | None, str | None]:
+    """One search at 1/``factor`` resolution; ``blobs_at`` keeps the gold blobs found per
+    factor for a second search of the same frame."""
     bgr = frame[..., :3]
-    blobs = _gold_blobs(frame, factor)
+    blobs = blobs_at.get(factor) if blobs_at is not None else None
+    if blobs is None:
+        blobs = _gold_blobs(frame, factor)
+        if blobs_at is not None:
+            blobs_at[factor] = blobs
     if len(blobs.areas) < needed:
         return None, "not-found"
     # a ring on fewer diamonds than a search trusts must show its frames about most places
