@@ -425,8 +425,8 @@ class LiveReader:
         player stepped. Then the fresh search goes on to five diamonds, on the gold blobs
         it has found (no second pass over the picture: on a 1920x1080 frame out of view,
         8.4 ms against 8.3), and the lattice must show the plates' frames about most of
-        its places. Found a moment ago, a five-diamond
-        search comes later instead, after the last view was followed."""
+        its places. Found a moment ago, a five-diamond search comes later instead, after
+        the last view was followed."""
         return (self._searches_since_found is None
                 or self._searches_since_found >= FIVE_DIAMOND_SEARCHES)
 

@@ -150,17 +150,14 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
     return None, "not-found"
 
 
-def _locate_at(frame: np.ndarray, factor: int, needed: int,
-               blobs_at: dict[int, _Blobs] | None = None
+def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, _Blobs]
                ) -> tuple[RingFit | None, str | None]:
     """One search at 1/``factor`` resolution; ``blobs_at`` keeps the gold blobs found per
     factor for a second search of the same frame."""
     bgr = frame[..., :3]
-    blobs = blobs_at.get(factor) if blobs_at is not None else None
-    if blobs is None:
-        blobs = _gold_blobs(frame, factor)
-        if blobs_at is not None:
-            blobs_at[factor] = blobs
+    if factor not in blobs_at:
+        blobs_at[factor] = _gold_blobs(frame, factor)
+    blobs = blobs_at[factor]
     if len(blobs.areas) < needed:
         return None, "not-found"
     # a ring on fewer diamonds than a search trusts must show its frames about most places
