@@ -92,6 +92,14 @@ _SHADED = 0.2
 # unclear): something is over it already. The plate under two coats above, 0.20 darker on
 # a JPEG frame, is one.
 _SHADED_PARTIAL = 0.1
+# ... or than the median of the *other* plates of its look, three or more, by this much.
+# Measured in 7,321 walk-through pictures of this project's rooms (20 sessions each of
+# seeds 0, 3, 6, 9, 13 and steep seeds 0, 2, 3, 5, 6, 7, 8; 50,000 plates): plates read
+# right, of four or more of a look, at most 0.105 darker (read from part of a diamond at a
+# steep camera); a lit plate under a team-mate's gold torso, read unlit among four unlit
+# plates at 51° and 150% display scaling, 0.17 and 0.18 (under :data:`_SHADED` below the
+# median of all four, itself among them).
+_SHADED_BELOW_REST = 0.13
 # ... or than the median plate of the other look by this much: unlit diamonds are 0.13
 # darker than lit ones on the real screenshot (and the rooms drawn from its colours; a
 # gamma of 1.4 makes that 0.18; a lone plate of its look read right in 258 walk-through
@@ -709,7 +717,9 @@ def _shaded(samples: np.ndarray, lit: np.ndarray,
     over all of a lit diamond but its rim, from above, read unlit). Plates of one look
     differ in brightness by a few hundredths (log units) on every rendered and
     re-projected room; :data:`_SHADED` is ten times that, and half of it for a plate read
-    from part of its diamond (``partial``)."""
+    from part of its diamond (``partial``). With four or more of a look, each is also
+    compared with the median of the others (:data:`_SHADED_BELOW_REST`), which a dark one
+    does not pull down."""
     level = np.log(np.median(samples, axis=1).max(axis=1) + 8.0)
     margin = np.full(len(lit), _SHADED)
     if partial is not None:
@@ -719,6 +729,11 @@ def _shaded(samples: np.ndarray, lit: np.ndarray,
         members, others = np.flatnonzero(lit == look), np.flatnonzero(lit != look)
         if len(members) >= 3:
             shaded[members] |= level[members] < np.median(level[members]) - margin[members]
+        if len(members) >= 4:
+            # one of four or more pulls the median of all down itself: the others tell
+            for j in members:
+                rest = np.median(level[members[members != j]])
+                shaded[j] |= level[j] < rest - _SHADED_BELOW_REST
         if len(others) >= 3:
             # a plate alone in its look has no others to be compared with: the other look
             # then tells, the two looks being close in brightness
