@@ -496,8 +496,8 @@ def test_a_team_mate_s_gold_torso_over_a_lit_plate_is_not_read_unlit(source):
     never looked into before it was measured): a team-mate stands on a lit plate and the
     locator takes his gold torso for its diamond. Even in colour, it read unlit at
     confidence 0.94 to 0.97 among four unlit plates, 0.17 to 0.18 darker than the other
-    three (plates of one look read right: at most 0.07 apart). It is hidden; no plate is
-    read wrong."""
+    three (a plate read right, of four or more of its look: at most 0.105 below the
+    others). It is hidden; no plate is read wrong."""
     from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 14 * 100_003 + 2, source=source, display_scale=1.5)[5]
