@@ -16,7 +16,8 @@ confused), the history is dropped and the reading alone decides.
 Labels follow the screen (row 1, column 1 is the top-left cell as seen), so a turn of the
 camera relabels the cells. The ring alone cannot tell a quarter turn from none (a step
 and a quarter turn about the player both shift the labelled lattice by whole plates), and
-the compass snaps the camera in one frame to look along one of the room's axes. So one
+the compass snaps the camera in one frame to look along one of the room's axes (the room
+around the ring can tell the turn: ``room_turns``, below). So one
 transition is explained either by a turn under 45° (the quarter turns that bring the
 previous grid's axes nearest the new ones, :func:`quarter_turns_between`) with up to
 :data:`MAX_STEPS_BETWEEN` steps, or by a snap of any quarter turn with no step in the same
@@ -290,6 +291,7 @@ class BoardHistory:
                landmark: tuple[int, int] | None = None,
                anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
                player: tuple[float, float] | None = None,
+               room_turns: frozenset[int] | None = None,
                ) -> Inference | None:
         """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
         abstains. ``seconds`` since the last reading that did not abstain bound the steps
@@ -317,7 +319,12 @@ class BoardHistory:
         this reading's labels, once that spot is learnt. A step of this transition (one
         step, readings a moment apart) was onto a cell within :data:`STEP_REACH` of it;
         without it, onto a cell in the picture (:meth:`_reachable`). A plate further than
-        that from it is not the one the player stands on (:func:`_still_on`)."""
+        that from it is not the one the player stands on (:func:`_still_on`).
+
+        ``room_turns``: the quarter turns of the labels since the last reading that the
+        room around the ring allows (:func:`assistant.vision.surroundings.turns_between`;
+        None: it does not tell). Only they explain this reading, smooth or snapped; when
+        none of them does, the room was misread (not the history), and it is not used."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -346,7 +353,11 @@ class BoardHistory:
             out_of_reach = _out_of_reach(completions[0], reading, player)
             reached, sides, windows = self._reachable(
                 completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                anchors, now)
+                anchors, now, room_turns)
+            if not reached and room_turns is not None:
+                reached, sides, windows = self._reachable(
+                    completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
+                    anchors, now)
             if not reached and landmark is not None:
                 # the side seen contradicts every explanation the ring allows: a side
                 # was misread (a body in gold standing in front of another side, its
@@ -437,6 +448,7 @@ class BoardHistory:
         out_of_reach: frozenset = frozenset(),
         anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
         now: float | None = None,
+        room_turns: frozenset[int] | None = None,
     ) -> tuple[dict[Board, frozenset], dict[Board, frozenset], dict[Board, float | None]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
@@ -461,6 +473,7 @@ class BoardHistory:
         :data:`STEP_SPACING_SECONDS` before it explains nothing by another step. Returns
         also, per completion kept, when its last step's transition began (the window the
         next step is measured from; None when no step was seen or the time is not known).
+        ``room_turns``: only these quarter turns explain anything (None: any).
         """
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
@@ -479,7 +492,7 @@ class BoardHistory:
         # landmark's sides carried with it
         explanations = []
         for turn, allowed, n in turns:
-            if allowed is None:
+            if allowed is None or (room_turns is not None and turn not in room_turns):
                 continue
             for before in self._belief:
                 carried = frozenset(None if side is None else turn_side(side, turn)

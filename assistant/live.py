@@ -70,6 +70,7 @@ from assistant.vision.reader import (
     read_frame,
 )
 from assistant.vision.statue import statue_side
+from assistant.vision.surroundings import room_band, turns_between
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
 
@@ -584,6 +585,9 @@ class LiveLoop:
         # what the history was told since its frame alone last decided, until the spot is
         # trusted (_replay); None: not kept until the history's frame alone decides again
         self._session_log: list[_Told] | None = []
+        # the view (corners on the area) and the room around the ring there
+        # (_keep_room_band) of the last reading the history took
+        self._room_before: tuple[np.ndarray, np.ndarray] | None = None
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -675,8 +679,11 @@ class LiveLoop:
         trusted_before = self._spot_trusted
         self._learn_spot(read, view, area, offset)
         landmark = self._statue_seen(reading, view)
+        band = self._room_band(read, view)
+        room_turns = turns_between(self._room_before[1], band) \
+            if self._room_before is not None and band is not None else None
         told = _Told(read, since, landmark, read.geometry if view is not None else None,
-                     area, offset)
+                     area, offset, room_turns)
         if self._trusted_spot(area) and not trusted_before and self._session_log and all(
                 (logged.area.width, logged.area.height) == (area.width, area.height)
                 for logged in self._session_log):
@@ -684,10 +691,12 @@ class LiveLoop:
         else:
             inference = self.history.update(reading, since, landmark,
                                             self._player_anchors(reading, view, area, offset),
-                                            self._player_point(reading, view, area, offset))
+                                            self._player_point(reading, view, area, offset),
+                                            room_turns)
             self._log_reading(told)
         if inference is not None:
             self._last_reading_at = now
+            self._keep_room_band(view, band)
         origin = (area.left + offset[0], area.top + offset[1])
         self._note_step(inference)
         if inference is None:
@@ -929,15 +938,15 @@ class LiveLoop:
         spot = self._spot(now.area)  # (every entry's area is of this size)
         before: tuple[GridGeometry, tuple[int, int]] | None = None
         inference = None
-        for read, since, landmark, geometry, _area, offset in entries:
+        for read, since, landmark, geometry, _area, offset, room_turns in entries:
             if geometry is None:
-                inference = self.history.update(read, since, landmark)
+                inference = self.history.update(read, since, landmark, room_turns=room_turns)
                 continue
             here = _under_spot(spot, geometry, offset)
             anchors = None if before is None else (_under_spot(spot, *before), here)
             before = (geometry, offset)
             inference = self.history.update(_with_plate_hidden_at(read, here), since,
-                                            landmark, anchors, here)
+                                            landmark, anchors, here, room_turns)
         if now.geometry is not None:
             self._anchor_view = (now.geometry, now.offset)
         return inference
@@ -1125,6 +1134,32 @@ class LiveLoop:
         self.history.reset()
         self._last_reading_at = None
         self._session_log = []
+        self._room_before = None
+
+    def _room_band(self, reading: Reading, view: np.ndarray | None) -> np.ndarray | None:
+        """The room around the ring in the frame read (:func:`room_band`, in the reading's
+        labels), for the history to tell the labels' quarter turn since the reading
+        before by; None without a ring read, or with the corners a calibration fixed
+        (such a view never turns)."""
+        frame = self.reader.frame_read
+        if view is None or frame is None or self.reader.fixed:
+            return None
+        return room_band(frame, reading.geometry)
+
+    def _keep_room_band(self, view: np.ndarray | None, band: np.ndarray | None) -> None:
+        """Keep the band of the reading the history took, to compare the next one with.
+        A view that has not moved keeps the band that shows more of the room: a tracked
+        read's grab around the plates cuts off much of what the search's whole window
+        showed, in the same labels."""
+        if view is None or band is None:
+            self._room_before = None
+            return
+        kept = self._room_before
+        if kept is not None and kept[0].shape == view.shape \
+                and np.abs(kept[0] - view).max() <= 0.5 \
+                and np.isfinite(kept[1]).all(axis=1).sum() >= np.isfinite(band).all(axis=1).sum():
+            return
+        self._room_before = (view, band)
 
     def _capture_area(self, window: WindowInfo) -> Rect:
         rect = self.reader.profile.capture.rect
@@ -1145,6 +1180,7 @@ class _Told(NamedTuple):
     geometry: GridGeometry | None  # None: no ToA ring read in the frame
     area: Rect
     offset: tuple[int, int]
+    room_turns: frozenset[int] | None = None  # the labels' quarter turn the room told
 
 
 def _under_spot(spot: tuple[float, float], geometry: GridGeometry,

@@ -84,6 +84,23 @@ def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
     assert sequence.loop._spot_trusted
 
 
+def test_a_compass_snap_at_the_start_is_told_by_the_room_around_the_ring():
+    """The real screenshot's floor at 58° (steep seed 2, session 12): the first frame reads
+    every plate, then the camera snaps a quarter turn while two plates are hidden. A smooth
+    turn with a step onto one of them explained the new reading too, and the overlay stayed
+    undecided for seven frames. The floor around the ring, compared with the frame before
+    under each relabelling, tells the snap's turn: every frame after the stabiliser's is
+    right."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 2 * 100_003 + 12, source="screenshot", pitch_range=(55.0, 68.0))
+    assert [f.event for f in walk[:2]] == ["start", "turn"]
+    sequence = PictureSequence()
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:5]]
+    assert sequence.loop.last_observed.reading.hidden
+    for index in range(1, 5):
+        assert judge_state(states[index], walk[index]) == "right", index
+
+
 def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_learnt(
         monkeypatch):
     """Session 0, the frame after the first step: where the camera keeps the player is
@@ -97,9 +114,10 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
     anchors_seen = []
     update = BoardHistory.update
 
-    def spy(self, reading, seconds=None, landmark=None, anchors=None, player=None):
+    def spy(self, reading, seconds=None, landmark=None, anchors=None, player=None,
+            room_turns=None):
         anchors_seen.append(anchors)
-        return update(self, reading, seconds, landmark, anchors, player)
+        return update(self, reading, seconds, landmark, anchors, player, room_turns)
 
     monkeypatch.setattr(BoardHistory, "update", spy)
     walk = walk_through(None, 0, source="synthetic")
