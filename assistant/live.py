@@ -680,8 +680,8 @@ class LiveLoop:
         self._learn_spot(read, view, area, offset)
         landmark = self._statue_seen(reading, view)
         band = self._room_band(read, view)
-        room_turns = turns_between(self._room_before[1], band) \
-            if self._room_before is not None and band is not None else None
+        room_turns = None if band is None or self._room_before is None \
+            else turns_between(self._room_before[1], band)
         told = _Told(read, since, landmark, read.geometry if view is not None else None,
                      area, offset, room_turns)
         if self._trusted_spot(area) and not trusted_before and self._session_log and all(
@@ -1139,27 +1139,30 @@ class LiveLoop:
     def _room_band(self, reading: Reading, view: np.ndarray | None) -> np.ndarray | None:
         """The room around the ring in the frame read (:func:`room_band`, in the reading's
         labels), for the history to tell the labels' quarter turn since the reading
-        before by; None without a ring read, or with the corners a calibration fixed
-        (such a view never turns)."""
+        before by; None without a ring read, with the corners a calibration fixed (such
+        a view never turns), and in the view of the band kept (:meth:`_keep_room_band`):
+        there the labels are the same as long as the view stays, tracked frames are
+        read on a grab around the plates that cuts off much of the band, and a frame of
+        the tracked loop costs no more."""
         frame = self.reader.frame_read
-        if view is None or frame is None or self.reader.fixed:
+        if view is None or frame is None or self.reader.fixed or self._in_kept_view(view):
             return None
         return room_band(frame, reading.geometry)
 
-    def _keep_room_band(self, view: np.ndarray | None, band: np.ndarray | None) -> None:
-        """Keep the band of the reading the history took, to compare the next one with.
-        A view that has not moved keeps the band that shows more of the room: a tracked
-        read's grab around the plates cuts off much of what the search's whole window
-        showed, in the same labels."""
-        if view is None or band is None:
-            self._room_before = None
-            return
+    def _in_kept_view(self, view: np.ndarray) -> bool:
         kept = self._room_before
-        if kept is not None and kept[0].shape == view.shape \
-                and np.abs(kept[0] - view).max() <= 0.5 \
-                and np.isfinite(kept[1]).all(axis=1).sum() >= np.isfinite(band).all(axis=1).sum():
-            return
-        self._room_before = (view, band)
+        return (kept is not None and kept[0].shape == view.shape
+                and float(np.abs(kept[0] - view).max()) <= 0.5)
+
+    def _keep_room_band(self, view: np.ndarray | None, band: np.ndarray | None) -> None:
+        """Keep the band of the reading the history took, to compare the next one with
+        (the first of its view's: a search's grab of the whole window)."""
+        if view is None:
+            self._room_before = None
+        elif band is not None:
+            self._room_before = (view, band)
+        elif not self._in_kept_view(view):
+            self._room_before = None
 
     def _capture_area(self, window: WindowInfo) -> Rect:
         rect = self.reader.profile.capture.rect

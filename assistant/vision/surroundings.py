@@ -17,6 +17,8 @@ nothing out. The band lies on the floor plane, where the views' homographies are
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -42,6 +44,7 @@ _LEAD = 0.4
 _MIN_SEEN = 0.3
 
 
+@lru_cache(maxsize=16)
 def band_points(size: int) -> np.ndarray:
     """The band's grid points (x = column, y = row) around a ``size`` x ``size`` grid,
     a set that every quarter turn about the grid's middle maps onto itself."""
@@ -51,9 +54,12 @@ def band_points(size: int) -> np.ndarray:
     x, y = np.meshgrid(steps, steps)
     larger = np.maximum(np.abs(x), np.abs(y)).ravel()
     keep = (larger >= middle + _BAND_INNER - 1 - 1e-9) & (larger <= reach + 1e-9)
-    return np.stack([x.ravel()[keep] + middle, y.ravel()[keep] + middle], axis=1)
+    points = np.stack([x.ravel()[keep] + middle, y.ravel()[keep] + middle], axis=1)
+    points.setflags(write=False)  # cached: shared by every caller
+    return points
 
 
+@lru_cache(maxsize=16)
 def _turned_index(size: int) -> list[np.ndarray]:
     """Per quarter turn t: for each band point in the labels before, the index of the
     same floor point in labels turned t times (as :func:`assistant.inference.turn_point`
@@ -69,8 +75,6 @@ def _turned_index(size: int) -> list[np.ndarray]:
         out.append(np.argmin(distance, axis=1))
     return out
 
-
-_TURNED: dict[int, list[np.ndarray]] = {}
 
 
 def room_band(frame: np.ndarray, geometry: GridGeometry | None) -> np.ndarray | None:
@@ -101,7 +105,7 @@ def turns_between(before: np.ndarray | None, now: np.ndarray | None) -> frozense
     size = _size_of(len(before))
     if size is None:
         return None
-    turned = _TURNED.setdefault(size, _turned_index(size))
+    turned = _turned_index(size)
     shares = []
     for index in turned:
         after = now[index]
@@ -117,6 +121,7 @@ def turns_between(before: np.ndarray | None, now: np.ndarray | None) -> frozense
     return frozenset({best})
 
 
+@lru_cache(maxsize=16)
 def _size_of(count: int) -> int | None:
     """The grid size whose band has ``count`` points."""
     for size in range(2, 12):
