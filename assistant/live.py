@@ -94,6 +94,10 @@ SPOT_SAMPLES_KEPT = 40
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
+#: The view's corners within this (pixels) of the kept room band's view: the same view and
+#: labels, whose band is not sampled again (:meth:`LiveLoop._room_band`; a tracked read
+#: places the corners where the search did, to the pixel).
+SAME_VIEW_PX = 0.5
 #: The ring's corner cells in the order of :meth:`GridGeometry.corners` (the view's corners).
 _CORNER_CELLS = ((0, 0), (0, 2), (2, 2), (2, 0))
 #: Readings kept to tell the history again once the spot is trusted (:meth:`_replay`):
@@ -1152,7 +1156,7 @@ class LiveLoop:
     def _in_kept_view(self, view: np.ndarray) -> bool:
         kept = self._room_before
         return (kept is not None and kept[0].shape == view.shape
-                and float(np.abs(kept[0] - view).max()) <= 0.5)
+                and float(np.abs(kept[0] - view).max()) <= SAME_VIEW_PX)
 
     def _keep_room_band(self, view: np.ndarray | None, band: np.ndarray | None) -> None:
         """Keep the band of the reading the history took, to compare the next one with
