@@ -70,7 +70,7 @@ from assistant.vision.reader import (
     read_frame,
 )
 from assistant.vision.statue import statue_side
-from assistant.vision.surroundings import room_band, turns_between
+from assistant.vision.surroundings import RoomBand, room_band, turns_between
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
 
@@ -591,7 +591,7 @@ class LiveLoop:
         self._session_log: list[_Told] | None = []
         # the view (corners on the area) and the room around the ring there
         # (_keep_room_band) of the last reading the history took
-        self._room_before: tuple[np.ndarray, np.ndarray] | None = None
+        self._room_before: tuple[np.ndarray, RoomBand] | None = None
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
@@ -1140,7 +1140,7 @@ class LiveLoop:
         self._session_log = []
         self._room_before = None
 
-    def _room_band(self, reading: Reading, view: np.ndarray | None) -> np.ndarray | None:
+    def _room_band(self, reading: Reading, view: np.ndarray | None) -> RoomBand | None:
         """The room around the ring in the frame read (:func:`room_band`, in the reading's
         labels), for the history to tell the labels' quarter turn since the reading
         before by; None without a ring read, with the corners a calibration fixed (such
@@ -1158,7 +1158,7 @@ class LiveLoop:
         return (kept is not None and kept[0].shape == view.shape
                 and float(np.abs(kept[0] - view).max()) <= SAME_VIEW_PX)
 
-    def _keep_room_band(self, view: np.ndarray | None, band: np.ndarray | None) -> None:
+    def _keep_room_band(self, view: np.ndarray | None, band: RoomBand | None) -> None:
         """Keep the band of the reading the history took, to compare the next one with
         (the first of its view's: a search's grab of the whole window)."""
         if view is None:

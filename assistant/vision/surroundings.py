@@ -17,6 +17,7 @@ nothing out. The band lies on the floor plane, where the views' homographies are
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -24,7 +25,7 @@ import numpy as np
 
 from assistant.vision.geometry import GridGeometry
 
-__all__ = ["band_points", "room_band", "turns_between"]
+__all__ = ["RoomBand", "band_points", "room_band", "turns_between"]
 
 #: The band: grid points whose larger offset from the ring's middle lies between these
 #: (plate spacings; the outer plates' centres are 1 from it, their frames end at 1.3),
@@ -36,12 +37,21 @@ _AGREE_LAB = 12.0
 #: ... a turn is told when this share of the points seen in both views agrees under it ...
 _MIN_AGREEING = 0.5
 #: ... and under every other turn at least this share fewer do, with this share of the
-#: band seen in both views. Measured on successive frames of walk-throughs (1,740 pairs,
-#: seeds 3, 9 and steep seed 5, both floors): under the true turn a median 0.84 of the
-#: points agree on the screenshot's floor; a wrong turn led the others by 0.2 at most
-#: (the drawn room, whose even floor agrees under every turn), never by this lead.
+#: band seen in both views. Measured on successive frames of walk-throughs (3,382 pairs;
+#: ADR 15): under the true turn a median 0.84 of the points agree on the screenshot's
+#: floor; a wrong turn led the others by 0.2 at most (the drawn room, whose even floor
+#: agrees under every turn), 0.13 with the frames darkened by a screen-fixed gradient.
 _LEAD = 0.4
 _MIN_SEEN = 0.3
+
+
+@dataclass(frozen=True)
+class RoomBand:
+    """The band's colours around a ``size`` x ``size`` grid, as CIE Lab, one row per
+    :func:`band_points` point in one reading's labels, NaN beyond the picture."""
+
+    size: int
+    colours: np.ndarray
 
 
 @lru_cache(maxsize=16)
@@ -76,11 +86,9 @@ def _turned_index(size: int) -> list[np.ndarray]:
     return out
 
 
-
-def room_band(frame: np.ndarray, geometry: GridGeometry | None) -> np.ndarray | None:
-    """The band's colours in ``frame`` (BGR or BGRA) as CIE Lab, one row per
-    :func:`band_points` point in ``geometry``'s labels, NaN beyond the picture; None for a
-    grid that is not square (only a square grid's labels turn)."""
+def room_band(frame: np.ndarray, geometry: GridGeometry | None) -> RoomBand | None:
+    """The band in ``frame`` (BGR or BGRA) around ``geometry``'s grid; None for a grid
+    that is not square (only a square grid's labels turn)."""
     if geometry is None or geometry.rows != geometry.cols:
         return None
     points = band_points(geometry.rows)
@@ -93,26 +101,22 @@ def room_band(frame: np.ndarray, geometry: GridGeometry | None) -> np.ndarray | 
         xy = at[inside].astype(np.int64)
         pixels = np.ascontiguousarray(frame[xy[:, 1], xy[:, 0], :3], dtype=np.uint8)
         band[inside] = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3)
-    return band
+    return RoomBand(geometry.rows, band)
 
 
-def turns_between(before: np.ndarray | None, now: np.ndarray | None) -> frozenset[int] | None:
+def turns_between(before: RoomBand | None, now: RoomBand | None) -> frozenset[int] | None:
     """The quarter turns of the labels from the view ``before`` was sampled in to the one
     ``now`` was (:func:`room_band` of each), or None when the room does not tell one
     clearly (too little of the band seen in both, or two turns alike)."""
-    if before is None or now is None or before.shape != now.shape:
+    if before is None or now is None or before.size != now.size:
         return None
-    size = _size_of(len(before))
-    if size is None:
-        return None
-    turned = _turned_index(size)
     shares = []
-    for index in turned:
-        after = now[index]
-        seen = ~(np.isnan(before).any(axis=1) | np.isnan(after).any(axis=1))
+    for index in _turned_index(now.size):
+        after = now.colours[index]
+        seen = ~(np.isnan(before.colours).any(axis=1) | np.isnan(after).any(axis=1))
         if seen.mean() < _MIN_SEEN:
             return None
-        distance = np.linalg.norm(before[seen] - after[seen], axis=1)
+        distance = np.linalg.norm(before.colours[seen] - after[seen], axis=1)
         shares.append(float(np.mean(distance <= _AGREE_LAB)))
     best = int(np.argmax(shares))
     others = max(share for turns, share in enumerate(shares) if turns != best)
@@ -120,11 +124,3 @@ def turns_between(before: np.ndarray | None, now: np.ndarray | None) -> frozense
         return None
     return frozenset({best})
 
-
-@lru_cache(maxsize=16)
-def _size_of(count: int) -> int | None:
-    """The grid size whose band has ``count`` points."""
-    for size in range(2, 12):
-        if len(band_points(size)) == count:
-            return size
-    return None
