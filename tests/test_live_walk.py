@@ -5,10 +5,12 @@ the right marks, or (a hidden plate undecided) only marks every possibility agre
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from conftest import shared_file
 
-from assistant.commands.bench_walk import judge_state, run_sessions
+from assistant.commands.bench_walk import judge_state, run_sessions, shortfall_reason
 from assistant.sequence import PictureSequence
 from assistant.walkthrough import walk_through
 
@@ -20,7 +22,33 @@ def test_a_walk_through_never_shows_a_wrong_mark(seed):
     sequences = result["sequences"]
     # how often the loop shows a full answer is measured by bench-walk; here: it does,
     # on this session
-    assert sequences["on"]["right"] + sequences["off"]["right"] > 0
+    right = sequences["on"]["right"] + sequences["off"]["right"]
+    assert right > 0
+    # every judged frame not fully right is told by kind, once
+    judged = sum(sequences[w][k] for w in ("on", "off") for k in sequences[w]
+                 if k != "settling") - result["never_seen"]
+    assert sum(result["shortfall"].values()) == judged - right
+
+
+def test_the_bench_tells_a_shortfall_by_kind_without_the_plates_places():
+    """Frames that missed the target count together by what the loop said, so a bench run
+    says which kind of frame to work on without replaying sessions."""
+    def state(status, undecided=()):
+        return SimpleNamespace(status=status, undecided=undecided)
+
+    covered = [shortfall_reason("blank", state(f"Plate at row {r}, column 3 is covered."))
+               for r in (1, 2)]
+    assert covered == ["blank: Plate at … is covered"] * 2
+    assert shortfall_reason("blank", state(
+        "Too much of the puzzle is covered (plates at row 1, column 1, row 2, column 1); "
+        "at most 3 may be hidden.")) == "blank: Too much of the puzzle is covered"
+    assert shortfall_reason("blank", state("Looking for the puzzle…")) == \
+        "blank: Looking for the puzzle"
+    assert shortfall_reason("uncertain", state(
+        "Plate at row 1, column 2 is hidden (someone stands on it); marked plates are "
+        "certain.", ((0, 1),))) == "uncertain: 1 hidden plate undecided"
+    assert shortfall_reason("uncertain", state("…", ((0, 1), (2, 1)))) == \
+        "uncertain: 2 hidden plates undecided"
 
 
 def test_the_bench_takes_turns_at_display_scaling():

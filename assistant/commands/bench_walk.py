@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import time
@@ -41,7 +42,8 @@ from assistant.solver import solve
 from assistant.vision import read_frame
 from assistant.walkthrough import DEFAULT_SCREENSHOT, WalkFrame, walk_through
 
-__all__ = ["HELP", "NAME", "judge_picture", "judge_state", "run", "run_sessions"]
+__all__ = ["HELP", "NAME", "judge_picture", "judge_state", "run", "run_sessions",
+           "shortfall_reason"]
 
 NAME = "bench-walk"
 HELP = "Measure reading and live marks through generated walk-throughs (player on the plates)."
@@ -155,6 +157,8 @@ def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
     wrong: list[dict] = []
     # per display scaling: frames fully right and frames judged (as the share overall)
     by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
+    # judged frames not fully right, by what the live loop said (shortfall_reason)
+    shortfall: dict[str, int] = {}
     for number in range(sessions):
         scale = display_scale_of(number)
         walk = walk_through(None, seed * 100_003 + number, source=source,
@@ -187,13 +191,33 @@ def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
             if outcome != "settling" and not unseen:
                 by_scale[str(scale)][0] += outcome == "right"
                 by_scale[str(scale)][1] += 1
+                if outcome != "right":
+                    why = shortfall_reason(outcome, state)
+                    shortfall[why] = shortfall.get(why, 0) + 1
             frames[where][outcome] += 1
             if outcome == "wrong":
                 wrong.append({"session": number, "frame": index, "event": frame.event,
                               "display_scale": scale})
     return {"pictures": pictures, "sequences": frames, "never_seen": never_seen,
             "ms_per_frame": statistics.median(ms) if ms else 0.0, "wrong": wrong,
-            "searches": searches, "by_display_scale": by_scale}
+            "searches": searches, "by_display_scale": by_scale,
+            "shortfall": dict(sorted(shortfall.items(), key=lambda item: (-item[1], item[0])))}
+
+
+_PLACE = re.compile(r"row \d+, column \d+")
+
+
+def shortfall_reason(outcome: str, state) -> str:
+    """A judged frame that was not fully right, as a kind: what the live loop told the
+    player, with the plates' places left out (so frames of one kind count together).
+    The tally says where the target is missed without a session being replayed."""
+    if outcome == "uncertain":
+        count = len(state.undecided)
+        return f"uncertain: {count} hidden plate{'s' * (count != 1)} undecided"
+    if outcome == "wrong":
+        return "wrong"
+    sentence = re.split(r"(?<=\.) |; | \(", state.status or "", maxsplit=1)[0]
+    return f"{outcome}: {_PLACE.sub('…', sentence).rstrip('.…')}"
 
 
 #: walk-through events that change the view (idle frames and the first do not)
@@ -318,6 +342,9 @@ def run(args: argparse.Namespace) -> int:
         print("  fully right by display scaling: " + ", ".join(
             f"{100 * float(scale):.0f}% {100 * right / max(judged_here, 1):.1f}% of {judged_here}"
             for scale, (right, judged_here) in result["by_display_scale"].items()), file=out)
+        if result["shortfall"]:
+            print("  not fully right, by what the loop said: " + "; ".join(
+                f"{count} {why}" for why, count in result["shortfall"].items()), file=out)
         total, changes = searches_per_change(result["searches"])
         by_event = ", ".join(f"{event} {n}/{frames}" for event, (frames, n)
                              in sorted(result["searches"].items()))
