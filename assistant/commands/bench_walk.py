@@ -12,7 +12,8 @@ turns, zooms and pitches; team-mates stand around. Two things are measured:
   lit), uncertain (only marks every possibility agrees on, the rest shown as undecided),
   wrong (a mark that should not be there, or a missing one shown as certain), blank
   (nothing shown), and settling (the frame right after a change, which the stabiliser
-  holds back by design).
+  holds back by design). Judged frames not fully right are also counted by what the
+  live loop told the player (:func:`shortfall_reason`): where the target is missed.
 
 The sessions take turns at Windows display scaling of 100%, 125% and 150% with a client
 stretched by it (:data:`DISPLAY_SCALES`), as are the steep floor's pictures.
