@@ -30,6 +30,7 @@ __all__ = [
     "display_problem",
     "exclude_from_capture",
     "find_window",
+    "make_dpi_aware",
 ]
 
 #: Windows 10 version 2004: the first build where a window can be left out of captures.
@@ -171,6 +172,46 @@ def x_display_reachable(display: str, timeout: float = 1.0) -> bool | None:
         return False
 
 
+#: ``DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2``, a pseudo-handle (Windows 10 1703 on)
+_PER_MONITOR_AWARE_V2 = -4
+_PROCESS_PER_MONITOR_DPI_AWARE = 2
+
+
+def make_dpi_aware(*, platform: str | None = None, user32=None, shcore=None) -> str | None:
+    """Make this process per-monitor DPI aware on Windows, before any window is measured;
+    returns which call did it (``None``: not Windows, or the awareness was already set,
+    by Qt or an earlier call, which is as good).
+
+    Why: most players run Windows at 125-150% display scaling. A process that is not
+    DPI aware is told *scaled-down* window rectangles (two thirds of a 1920x1080 client
+    at 150%), while mss grabs in physical pixels (it makes the process aware, but only
+    when a grabber is made, after the window has been measured): the grab would be the
+    wrong part of the screen. Qt 6 makes a process aware when its application starts,
+    which covers the GUI; ``calibrate`` on the command line measures the window without
+    Qt. Awareness is process-wide and set once, so it is set here, before the first
+    window listing (:class:`PyWinCtlBackend`), and later calls fail harmlessly."""
+    platform = platform or sys.platform
+    if platform != "win32":
+        return None
+    import ctypes
+
+    if user32 is None:
+        user32 = ctypes.windll.user32  # type: ignore[attr-defined]
+    setter = getattr(user32, "SetProcessDpiAwarenessContext", None)  # Windows 10 1703+
+    if setter is not None and setter(ctypes.c_void_p(_PER_MONITOR_AWARE_V2)):
+        return "per-monitor v2"
+    try:
+        if shcore is None:
+            shcore = ctypes.windll.shcore  # type: ignore[attr-defined]  # Windows 8.1+
+        if shcore.SetProcessDpiAwareness(_PROCESS_PER_MONITOR_DPI_AWARE) == 0:  # S_OK
+            return "per-monitor"
+    except (AttributeError, OSError):  # no shcore.dll before Windows 8.1
+        pass
+    if setter is None and user32.SetProcessDPIAware():
+        return "system"
+    return None
+
+
 class PyWinCtlBackend:
     """Windows through pywinctl (imported lazily: on X11 it connects at import time)."""
 
@@ -185,6 +226,7 @@ class PyWinCtlBackend:
         if problem:
             return problem
         if self._module is None and self._error is None:
+            make_dpi_aware()  # window rectangles in physical pixels, as mss grabs them
             try:
                 import pywinctl
 

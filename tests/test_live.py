@@ -380,6 +380,70 @@ class _User32:
         return self.result
 
 
+class _DpiCalls:
+    """Answers DPI-awareness calls as a Windows version would (``None``: no such call),
+    recording them."""
+
+    def __init__(self, context=None, shcore=None, system=None) -> None:
+        self.calls: list[tuple[str, object]] = []
+        self.answers = {"SetProcessDpiAwarenessContext": context,
+                        "SetProcessDpiAwareness": shcore, "SetProcessDPIAware": system}
+
+    def __getattr__(self, name):
+        answer = self.__dict__["answers"].get(name)
+        if answer is None:
+            raise AttributeError(name)
+
+        def call(*args):
+            self.calls.append((name, getattr(args[0], "value", args[0]) if args else None))
+            return answer
+        return call
+
+
+def test_windows_rectangles_are_asked_for_in_physical_pixels_first() -> None:
+    """At 125-150% display scaling a process that is not DPI aware is told scaled-down
+    window rectangles while mss grabs physical pixels: the process is made per-monitor
+    aware (v2 where Windows has it, else v1, else system-wide) before any window is
+    measured; an awareness already set (Qt did it) is left as it is."""
+    import ctypes
+
+    from assistant.capture import make_dpi_aware
+
+    v2 = _DpiCalls(context=1)
+    assert make_dpi_aware(platform="win32", user32=v2, shcore=_DpiCalls()) == "per-monitor v2"
+    assert v2.calls == [("SetProcessDpiAwarenessContext", ctypes.c_void_p(-4).value)]
+    # Windows 8.1 (no context call); Windows 10 1607 (no v2: the call fails)
+    for user32 in (_DpiCalls(system=1), _DpiCalls(context=0, system=1)):
+        shcore = _DpiCalls(shcore=0)  # S_OK
+        assert make_dpi_aware(platform="win32", user32=user32, shcore=shcore) == "per-monitor"
+        assert shcore.calls == [("SetProcessDpiAwareness", 2)]
+        assert ("SetProcessDPIAware", None) not in user32.calls
+    # Windows 7: neither newer call exists
+    old = _DpiCalls(system=1)
+    assert make_dpi_aware(platform="win32", user32=old, shcore=_DpiCalls()) == "system"
+    assert old.calls == [("SetProcessDPIAware", None)]
+    # already aware (Qt's application set v2 first): both calls refuse, nothing else tried
+    already, refused = _DpiCalls(context=0, system=1), _DpiCalls(shcore=0x80070005)
+    assert make_dpi_aware(platform="win32", user32=already, shcore=refused) is None
+    assert [name for name, _ in already.calls] == ["SetProcessDpiAwarenessContext"]
+    untouched = _DpiCalls(context=1, shcore=0, system=1)
+    assert make_dpi_aware(platform="linux", user32=untouched, shcore=untouched) is None
+    assert make_dpi_aware(platform="darwin", user32=untouched, shcore=untouched) is None
+    assert untouched.calls == []
+
+
+def test_the_window_backend_makes_the_process_dpi_aware_before_listing(monkeypatch) -> None:
+    from assistant import capture
+
+    order: list[str] = []
+    monkeypatch.setattr(capture, "make_dpi_aware", lambda: order.append("aware"))
+    monkeypatch.setattr(capture, "platform_problem", lambda: None)
+    backend = capture.PyWinCtlBackend()
+    backend.unavailable()
+    backend.unavailable()
+    assert order == ["aware"]
+
+
 def test_the_overlay_is_left_out_of_captures_only_where_windows_can() -> None:
     """WDA_EXCLUDEFROMCAPTURE (0x11) from Windows 10 2004 (build 19041); older builds would
     treat it as WDA_MONITOR and put a black box in the capture, so they are not asked;
