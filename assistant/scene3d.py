@@ -122,13 +122,7 @@ class Camera:
         self, points: np.ndarray, frame_size: tuple[int, int]
     ) -> tuple[np.ndarray, np.ndarray]:
         """World points (N, 3) -> ``(pixels (N, 2), depth (N,))``."""
-        cam = self.to_camera(points, frame_size)
-        _, _, k = self.pose(frame_size)
-        depth = cam[:, 2]
-        safe = np.where(np.abs(depth) < 1e-9, 1e-9, depth)
-        px = k[0, 0] * cam[:, 0] / safe + k[0, 2]
-        py = k[1, 1] * cam[:, 1] / safe + k[1, 2]
-        return np.stack([px, py], axis=1), depth
+        return _project_posed(self.pose(frame_size), points)
 
     def homography(self, frame_size: tuple[int, int]) -> np.ndarray:
         """Floor (grid x, y at z = 0) -> image pixels, exact for this camera."""
@@ -316,13 +310,31 @@ def _faces(solid: _Solid) -> list[np.ndarray]:
     return faces
 
 
-def _normal(face: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    normal = np.cross(face[1] - face[0], face[2] - face[0])
+def _project_posed(pose: tuple[np.ndarray, np.ndarray, np.ndarray],
+                   points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`Camera.project` through a pose computed once: a frame's figures project
+    thousands of small faces, and the pose's trigonometry cost more than the projection."""
+    position, rotation, k = pose
+    cam = (np.asarray(points, np.float64).reshape(-1, 3) - position) @ rotation.T
+    depth = cam[:, 2]
+    safe = np.where(np.abs(depth) < 1e-9, 1e-9, depth)
+    px = k[0, 0] * cam[:, 0] / safe + k[0, 2]
+    py = k[1, 1] * cam[:, 1] / safe + k[1, 2]
+    return np.stack([px, py], axis=1), depth
+
+
+def _normal(face: np.ndarray, inside: np.ndarray, middle: np.ndarray) -> np.ndarray:
+    """The face's outward unit normal (``middle``: the face's mean point). The cross
+    product is written out: numpy's own is general and slow for one pair of 3-vectors,
+    and this is the same arithmetic, so the drawn pixels are the same."""
+    u1, u2, u3 = (face[1] - face[0]).tolist()
+    v1, v2, v3 = (face[2] - face[0]).tolist()
+    normal = np.array([u2 * v3 - u3 * v2, u3 * v1 - u1 * v3, u1 * v2 - u2 * v1])
     length = np.linalg.norm(normal)
     if length < 1e-12:
         return np.zeros(3)
     normal /= length
-    if normal @ (face.mean(axis=0) - inside) < 0:
+    if normal @ (middle - inside) < 0:
         normal = -normal
     return normal
 
@@ -347,42 +359,45 @@ def draw_figures(
     size = (width, height)
     if mask is None:
         mask = np.zeros((height, width), np.uint8)
-    position, rotation, _ = camera.pose(size)
+    pose = camera.pose(size)
+    position, rotation, _ = pose
     items = []
     for figure in figures:
         parts = _solids(figure)
-        _, depth = camera.project(np.array([[*figure.tile, figure.height / 2]]), size)
+        _, depth = _project_posed(pose, np.array([[*figure.tile, figure.height / 2]]))
         items.append((float(depth[0]), parts))
     for depth, parts in sorted(items, key=lambda item: -item[0]):
         if depth <= 0.05:
             continue
         order = sorted(parts, key=lambda p: -float((p.centroid - position) @ rotation[2]))
         for part in order:
-            _draw_part(frame, mask, camera, size, position, part)
+            _draw_part(frame, mask, pose, part)
     return mask
 
 
-def _draw_part(frame, mask, camera, size, position, part) -> None:
+def _draw_part(frame, mask, pose, part) -> None:
+    position, _, k = pose
     if isinstance(part, _Stroke):
-        pts, depth = camera.project(np.array([part.a, part.b]), size)
+        pts, depth = _project_posed(pose, np.array([part.a, part.b]))
         if (depth <= 0.05).any():
             return
-        thick = max(1, round(camera.focal(size) / float(depth.mean()) * part.thickness))
+        thick = max(1, round(k[0, 0] / float(depth.mean()) * part.thickness))
         a = tuple(int(v) for v in np.round(pts[0] * 16))
         b = tuple(int(v) for v in np.round(pts[1] * 16))
         cv2.line(frame, a, b, tuple(float(v) for v in part.colour), thick, cv2.LINE_AA, 4)
         cv2.line(mask, a, b, 255, thick, cv2.LINE_8, 4)
         return
     inside = part.centroid
-    _, depth = camera.project(np.vstack([part.bottom, part.top]), size)
+    _, depth = _project_posed(pose, np.vstack([part.bottom, part.top]))
     if (depth <= 0.05).any():
         return
     for face in _faces(part):
-        normal = _normal(face, inside)
-        if normal @ (position - face.mean(axis=0)) <= 0:
+        middle = face.mean(axis=0)
+        normal = _normal(face, inside, middle)
+        if normal @ (position - middle) <= 0:
             continue  # turned away from the camera
         shade = 0.5 + 0.5 * max(0.0, float(normal @ _LIGHT))
-        colour = tuple(float(v) for v in np.clip(part.colour * shade, 0, 255))
-        pts, _ = camera.project(face, size)
+        colour = tuple(min(max(float(v), 0.0), 255.0) for v in part.colour * shade)
+        pts, _ = _project_posed(pose, face)
         _fill(frame, pts, colour, aa=True)
         _fill(mask, pts, 255, aa=False)
