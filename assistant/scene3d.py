@@ -18,6 +18,7 @@ Pure numpy/OpenCV; used by :mod:`assistant.scene` and :mod:`assistant.walkthroug
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -301,13 +302,15 @@ def _solids(figure: Figure) -> list[_Solid | _Stroke]:
     return parts
 
 
-def _faces(solid: _Solid) -> list[np.ndarray]:
-    n = len(solid.bottom)
-    faces = [solid.bottom[::-1], solid.top]
+@functools.cache
+def _face_corners(n: int) -> tuple[np.ndarray, ...]:
+    """The faces of a prism of ``n``-gon ends, as indices into its corners (the bottom's
+    ``n``, then the top's): the bottom (turned to face down), the top, then the sides."""
+    faces = [np.arange(n)[::-1], np.arange(n, 2 * n)]
     for i in range(n):
         j = (i + 1) % n
-        faces.append(np.array([solid.bottom[i], solid.bottom[j], solid.top[j], solid.top[i]]))
-    return faces
+        faces.append(np.array([i, j, n + j, n + i]))
+    return tuple(faces)
 
 
 def _project_posed(pose: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -388,16 +391,18 @@ def _draw_part(frame, mask, pose, part) -> None:
         cv2.line(mask, a, b, 255, thick, cv2.LINE_8, 4)
         return
     inside = part.centroid
-    _, depth = _project_posed(pose, np.vstack([part.bottom, part.top]))
+    corners = np.vstack([part.bottom, part.top])
+    projected, depth = _project_posed(pose, corners)
     if (depth <= 0.05).any():
         return
-    for face in _faces(part):
+    for corner_indices in _face_corners(len(part.bottom)):
+        face = corners[corner_indices]
         middle = face.mean(axis=0)
         normal = _normal(face, inside, middle)
         if normal @ (position - middle) <= 0:
             continue  # turned away from the camera
         shade = 0.5 + 0.5 * max(0.0, float(normal @ _LIGHT))
         colour = tuple(min(max(float(v), 0.0), 255.0) for v in part.colour * shade)
-        pts, _ = _project_posed(pose, face)
+        pts = projected[corner_indices]
         _fill(frame, pts, colour, aa=True)
         _fill(mask, pts, 255, aa=False)
