@@ -125,3 +125,17 @@ def test_a_small_squashed_diamond_is_sampled_a_margin_inside_its_outline(yaw):
             assert inside.min() > 0.0  # always on the diamond
             if scale[i] * 0.12 > _MIN_SAMPLE_EXTENT + 1e-9:
                 assert inside.min() >= OUTLINE_MARGIN_PX - 0.05, (spacing, squash, cell)
+
+
+def test_the_search_s_own_median_is_numpy_s_to_the_last_bit():
+    """The ring search takes the median of a few blob areas thousands of times through a
+    short path of its own; it must give numpy's value exactly (odd and even counts, any
+    scale), or the search would place rings differently from the measured one."""
+    from assistant.vision.locate import _median
+
+    rng = np.random.default_rng(7)
+    for count in range(1, 30):
+        for scale in (1.0, 1e3, 1e7):
+            values = rng.random(count) * scale
+            assert _median(values) == float(np.median(values))
+    assert _median(np.array([3, 1, 2], np.int64)) == 2.0  # other types: numpy's own
