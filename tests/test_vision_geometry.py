@@ -139,3 +139,4 @@ def test_the_search_s_own_median_is_numpy_s_to_the_last_bit():
             values = rng.random(count) * scale
             assert _median(values) == float(np.median(values))
     assert _median(np.array([3, 1, 2], np.int64)) == 2.0  # other types: numpy's own
+    assert np.isnan(_median(np.array([1.0, np.nan, 2.0])))  # as numpy says

@@ -1196,7 +1196,8 @@ def _median(values: np.ndarray) -> float:
     """``float(np.median(values))`` of a 1-D array, the same value, without numpy's
     general machinery for a float64 one: a search takes the median of a few blob areas
     thousands of times, and that machinery was a tenth of its time."""
-    if values.dtype != np.float64 or values.ndim != 1 or len(values) == 0:
+    if values.dtype != np.float64 or values.ndim != 1 or len(values) == 0 \
+            or not np.isfinite(values).all():  # (numpy's answer for nan, and for no value)
         return float(np.median(values))
     ordered = sorted(values.tolist())
     middle = len(ordered) // 2
