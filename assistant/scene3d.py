@@ -114,11 +114,6 @@ class Camera:
         intrinsics = np.array([[focal, 0, cx], [0, focal, cy], [0, 0, 1]], np.float64)
         return position, np.stack([right, down, forward]), intrinsics
 
-    def to_camera(self, points: np.ndarray, frame_size: tuple[int, int]) -> np.ndarray:
-        """World points (N, 3) in camera coordinates (right, down, depth)."""
-        position, rotation, _ = self.pose(frame_size)
-        return (np.asarray(points, np.float64).reshape(-1, 3) - position) @ rotation.T
-
     def project(
         self, points: np.ndarray, frame_size: tuple[int, int]
     ) -> tuple[np.ndarray, np.ndarray]:
