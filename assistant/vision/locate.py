@@ -51,7 +51,6 @@ _NEIGHBOURS = 12
 _FIRST_TOLERANCE = 0.32  # of the spacing, for the affine first guess
 _MATCH_TOLERANCE = 0.2  # of the spacing, after the homography fit
 _MAX_FIT_ERROR = 0.07  # RMS of the homography fit, of the spacing
-_ERROR_WEIGHT = 5  # a hypothesis scores its diamonds less this many times its fit error
 _OUTLIER = 0.08  # a matched blob this far (of the spacing) from the fit is refitted without
 _HIDDEN_SHIFT = 0.02  # ... and so is one this far whose size is odd by this factor
 _ODD_SIZE = 1.3
@@ -265,7 +264,7 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
         fit = _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed)
         if fit is None:
             continue
-        if _score_error((score, homography, members, middle_blob)) > _EXACT_RING_FIT:
+        if (len(members) - score) / 5 > _EXACT_RING_FIT:
             score, fit, members = _better_framed_tight(
                 bgr, blobs, hypotheses[index + 1:], (score, fit, members), framed_needed)
         accepted.append((score, fit, members))
@@ -307,10 +306,9 @@ def _better_framed_tight(bgr, blobs, later, taken, framed_needed
     all eight (a walk-through at 125% display scaling, 60 degrees)."""
     _score, fit, members = taken
     framed = None
-    for hypothesis in later:
-        other_score, homography, other, middle_blob = hypothesis
+    for other_score, homography, other, middle_blob in later:
         if (len(other & members) < 4 or len(other) < len(members)
-                or _score_error(hypothesis) > _EXACT_RING_FIT):
+                or (len(other) - other_score) / 5 > _EXACT_RING_FIT):
             continue
         other_fit = _checked_ring(bgr, blobs, homography, other, middle_blob, framed_needed)
         if other_fit is None:
@@ -1086,7 +1084,7 @@ def _tight_alternatives(
 def _score_error(found: tuple[float, np.ndarray, frozenset[int], bool]) -> float:
     """The fit error (of the spacing) behind a refined hypothesis's score."""
     score, _homography, members, _middle = found
-    return (len(members) - score) / _ERROR_WEIGHT
+    return (len(members) - score) / 5
 
 
 def _checked_fit(pts, areas, ok, nearest, needed):
@@ -1168,7 +1166,7 @@ def _refine(
         return None
     if roll_skew(homography) > MAX_ROLL_SKEW:
         return _SKEWED
-    score = float(ok.sum()) - error * _ERROR_WEIGHT
+    score = float(ok.sum()) - error * 5
     return score, homography, frozenset(int(x) for x in nearest[ok]), middle_blob
 
 
