@@ -985,7 +985,7 @@ def _ring_hypotheses(
 
     within = {span: plausible(span) for span in {s for pair in spans for s in pair}}
     results: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
-    alternatives: dict[frozenset[int], tuple[float, np.ndarray, frozenset[int], bool]] = {}
+    alternatives: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
     seen: set[frozenset[int]] = set()
     tried: set[frozenset[int]] = set()
     a_coef = _RING[:, 0][None, :, None]
@@ -1031,19 +1031,17 @@ def _ring_hypotheses(
             tried.add(matches)
             if found is None:
                 continue
-            if found[2] not in seen:
-                seen.add(found[2])
-                results.append(found)
-            for other in _tight_alternatives(pts, areas, ok[p], nearest[p], spacing, needed,
-                                             found):
-                alternatives.setdefault(other[2], other)
-    # the tight cores of loose fits come after every first fit (one found from another
-    # corner as a first fit is one): they are the search's second thoughts, for when the
-    # checks on the picture turn all of those down
+            for hypothesis, kept in ((found, results), *(
+                    (other, alternatives) for other in _tight_alternatives(
+                        pts, areas, ok[p], nearest[p], spacing, needed, found))):
+                if hypothesis[2] not in seen:
+                    seen.add(hypothesis[2])
+                    kept.append(hypothesis)
+    # the tight cores of loose fits come after every first fit: they are the search's
+    # second thoughts, for when the checks on the picture turn all of those down
     results.sort(key=lambda item: -item[0])
-    second = sorted((item for members, item in alternatives.items() if members not in seen),
-                    key=lambda item: -item[0])
-    return results + second
+    alternatives.sort(key=lambda item: -item[0])
+    return results + alternatives
 
 
 def _tight_alternatives(
