@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
@@ -141,37 +140,3 @@ def test_the_search_s_own_median_is_numpy_s_to_the_last_bit():
             assert _median(values) == float(np.median(values))
     assert _median(np.array([3, 1, 2], np.int64)) == 2.0  # other types: numpy's own
     assert np.isnan(_median(np.array([1.0, np.nan, 2.0])))  # as numpy says
-
-
-def test_the_search_finds_the_ring_past_two_figure_blobs_where_its_hidden_plates_lie():
-    """Blobs of a far, steep view (60 degrees, plates 47 px apart): six whole diamonds,
-    the player's legs merged with his plate's diamond (a big blob 6 px off it) and his
-    head 10 px from the plate behind him. A least-squares fit through all eight leans on
-    the two and drops sound diamonds; the search must still offer the ring through the
-    six, which places the two covered plates where they are."""
-    from assistant.vision.locate import _NEAR_SPANS, MIN_DIAMONDS, _Blobs, _ring_hypotheses
-
-    diamonds = {  # blob index: (centre, area), the six whole diamonds
-        0: ((264.3, 270.1), 87.0), 1: ((366.0, 269.6), 95.0), 2: ((314.6, 269.9), 136.0),
-        3: ((269.4, 243.2), 110.0), 4: ((274.4, 219.2), 101.0), 5: ((321.1, 218.8), 83.0),
-    }
-    figures = {6: ((364.7, 236.8), 245.0), 7: ((363.9, 208.0), 89.0)}  # legs, head
-    decoys = {8: ((451.5, 342.3), 407.0), 9: ((476.8, 233.8), 201.0),
-              10: ((322.6, 360.2), 215.0), 11: ((123.8, 346.6), 352.0)}
-    every = {**diamonds, **figures, **decoys}
-    blobs = _Blobs(centres=np.array([every[i][0] for i in range(len(every))]),
-                   areas=np.array([every[i][1] for i in range(len(every))]),
-                   solidity=np.full(len(every), 0.9))
-    hypotheses = _ring_hypotheses(blobs, _NEAR_SPANS, MIN_DIAMONDS)
-    through_six = [h for h in hypotheses if h[2] == frozenset(diamonds)]
-    assert through_six, [sorted(h[2]) for h in hypotheses]
-    _score, homography, _members, _middle = through_six[0]
-    ring = np.array([[c, r] for r in range(3) for c in range(3) if (r, c) != (1, 1)], float)
-    places = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), homography).reshape(-1, 2)
-
-    def nearest_place(point) -> float:
-        return float(np.min(np.hypot(*(places - np.array(point)).T)))
-
-    assert all(nearest_place(centre) < 1.5 for centre, _area in diamonds.values())
-    # the plates under the figures, where the six put them: not on the figures' blobs
-    assert nearest_place((367.0, 242.9)) < 1.5 and nearest_place((368.0, 218.4)) < 1.5

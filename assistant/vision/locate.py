@@ -19,7 +19,6 @@ searched at half resolution first and at full resolution only when that finds no
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -256,68 +255,27 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
     two that score alike make it ambiguous); ``framed_needed``: places that must show a
     purple frame (:func:`_framed_about`), 0 for no such check."""
     accepted: list[tuple[float, RingFit, frozenset[int]]] = []
-    for index, (score, homography, members, middle_blob) in enumerate(hypotheses):
+    for score, homography, members, middle_blob in hypotheses:
         if any(members == seen for _s, _f, seen in accepted):
             continue
         if any(len(members & seen) >= 4 for _s, _f, seen in accepted):
             continue  # the same ring labelled from another corner
-        fit = _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed)
-        if fit is None:
+        if roll_skew(homography) > MAX_ROLL_SKEW:
+            continue  # a sheared lattice through some of the plates, not a camera's view
+        unframed = not _frames_are_purple(bgr, homography)
+        if unframed and not _framed_past_seeing(bgr, homography, len(members)):
             continue
-        if (len(members) - score) / 5 > _EXACT_RING_FIT:
-            score, fit, members = _better_framed_tight(
-                bgr, blobs, hypotheses[index + 1:], (score, fit, members), framed_needed)
+        if middle_blob and _middle_is_framed(bgr, homography):
+            continue  # a ninth plate in the middle: not the ToA ring
+        fit = _labelled_fit(homography, blobs, members)
+        if unframed and fit.fit_error > _EXACT_RING_FIT:
+            continue
+        if framed_needed and not _framed_about(bgr, fit, framed_needed):
+            continue
         accepted.append((score, fit, members))
         if len(accepted) > 1:
             break
     return accepted
-
-
-def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
-                  ) -> RingFit | None:
-    """A hypothesis's ring labelled as seen, when the picture bears it out (see
-    :func:`_accepted_rings`), else None."""
-    if roll_skew(homography) > MAX_ROLL_SKEW:
-        return None  # a sheared lattice through some of the plates, not a camera's view
-    unframed = not _frames_are_purple(bgr, homography)
-    if unframed and not _framed_past_seeing(bgr, homography, len(members)):
-        return None
-    if middle_blob and _middle_is_framed(bgr, homography):
-        return None  # a ninth plate in the middle: not the ToA ring
-    fit = _labelled_fit(homography, blobs, members)
-    if unframed and fit.fit_error > _EXACT_RING_FIT:
-        return None
-    if framed_needed and not _framed_about(bgr, fit, framed_needed):
-        return None
-    return fit
-
-
-def _better_framed_tight(bgr, blobs, later, taken, framed_needed
-                         ) -> tuple[float, RingFit, frozenset[int]]:
-    """``taken``, a loose fit the checks let through, or a later hypothesis through as
-    many of mostly the same diamonds that fits them exactly and shows the frames of
-    clearly more plates (:data:`_FRAMED_TO_PREFER`, :data:`_FRAMED_LEAD`), when the
-    checks let it through too.
-
-    Why: a search's tight cores (:func:`_tight_alternatives`) come after every first
-    fit, and a loose first fit through two figures' blobs can pass the checks on a view
-    with frames all round; it then puts two places on the plain floor, the frame goes
-    blank as "a plate is covered", where the six sound diamonds' ring shows a frame at
-    all eight (a walk-through at 125% display scaling, 60 degrees)."""
-    _score, fit, members = taken
-    framed = None
-    for other_score, homography, other, middle_blob in later:
-        if (len(other & members) < 4 or len(other) < len(members)
-                or (len(other) - other_score) / 5 > _EXACT_RING_FIT):
-            continue
-        other_fit = _checked_ring(bgr, blobs, homography, other, middle_blob, framed_needed)
-        if other_fit is None:
-            continue
-        framed = _framed_plates(bgr, fit) if framed is None else framed
-        other_framed = _framed_plates(bgr, other_fit)
-        if other_framed >= _FRAMED_TO_PREFER and other_framed - framed >= _FRAMED_LEAD:
-            return other_score, other_fit, other
-    return taken
 
 
 # Following the ring from the last place it was seen (see follow_ring).
@@ -985,7 +943,6 @@ def _ring_hypotheses(
 
     within = {span: plausible(span) for span in {s for pair in spans for s in pair}}
     results: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
-    alternatives: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
     seen: set[frozenset[int]] = set()
     tried: set[frozenset[int]] = set()
     a_coef = _RING[:, 0][None, :, None]
@@ -1024,65 +981,19 @@ def _ring_hypotheses(
             matches = frozenset(nearest[p][ok[p]].tolist())
             if matches in tried:
                 continue  # the same blobs from another corner or direction
-            spacing = 0.5 * (l1[p] + l2[p])
-            found = _refine(pts, areas, ok[p], nearest[p], spacing, needed)
+            found = _refine(pts, areas, ok[p], nearest[p], 0.5 * (l1[p] + l2[p]), needed)
             if found is _SKEWED:
                 continue  # a sheared lattice: the same blobs may still fit the ring itself
             tried.add(matches)
             if found is None:
                 continue
-            for hypothesis, kept in ((found, results), *(
-                    (other, alternatives) for other in _tight_alternatives(
-                        pts, areas, ok[p], nearest[p], spacing, needed, found))):
-                if hypothesis[2] not in seen:
-                    seen.add(hypothesis[2])
-                    kept.append(hypothesis)
-    # the tight cores of loose fits come after every first fit: they are the search's
-    # second thoughts, for when the checks on the picture turn all of those down
+            score, homography, members, middle_blob = found
+            if members in seen:
+                continue
+            seen.add(members)
+            results.append((score, homography, members, middle_blob))
     results.sort(key=lambda item: -item[0])
-    alternatives.sort(key=lambda item: -item[0])
-    return results + alternatives
-
-
-def _tight_alternatives(
-    pts: np.ndarray, areas: np.ndarray, ok: np.ndarray, nearest: np.ndarray, spacing: float,
-    needed: int, found: tuple[float, np.ndarray, frozenset[int], bool],
-) -> list[tuple[float, np.ndarray, frozenset[int], bool]]:
-    """Other rings through a first match whose refined fit (``found``) came out loose:
-    each way of leaving one or two of its blobs out that the rest fit exactly (a
-    perspective view of the floor fits to :data:`_EXACT_RING_FIT`), refined from there.
-
-    Why: at a far zoom two figures' blobs can lie within the first guess's tolerance of
-    two places: a player's legs merged with his plate's diamond, and his head where the
-    plate behind him would be. The fit through all eight leans on them, the sound
-    diamonds beside them come out as the worst and are dropped, and the search ends on a
-    loose six that the frame check turns down, while the six sound diamonds fit to 0.004
-    (a walk-through at a far zoom and 60 degrees). Refining only from tight cores, each
-    a hypothesis of its own, leaves the choice to the checks on the picture."""
-    if _score_error(found) <= _EXACT_RING_FIT or int(ok.sum()) <= needed:
-        return []
-    matched = np.flatnonzero(ok)
-    out: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
-    for left_out in (*itertools.combinations(matched, 1), *itertools.combinations(matched, 2)):
-        core = ok.copy()
-        core[list(left_out)] = False
-        if int(core.sum()) < needed:
-            continue
-        homography = _fit(pts, core, nearest)
-        if homography is None or (_fit_error(pts, core, nearest, homography) / spacing
-                                  > _EXACT_RING_FIT):
-            continue
-        again = _refine(pts, areas, core, nearest, spacing, needed)
-        if isinstance(again, tuple) and again[2] != found[2] \
-                and _score_error(again) <= _EXACT_RING_FIT:
-            out.append(again)
-    return out
-
-
-def _score_error(found: tuple[float, np.ndarray, frozenset[int], bool]) -> float:
-    """The fit error (of the spacing) behind a refined hypothesis's score."""
-    score, _homography, members, _middle = found
-    return (len(members) - score) / 5
+    return results
 
 
 def _checked_fit(pts, areas, ok, nearest, needed):
