@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 import pytest
@@ -184,8 +186,6 @@ def test_an_evenly_noisy_loose_fit_refines_no_core(monkeypatch):
     near their places, so refining it would only take them back: a search's cost without
     an answer (the overlay's own marks seen around moved plates made such fits in the
     demo room). None is refined."""
-    import itertools
-
     from assistant.vision import locate
 
     homography = np.array([[48.0, 6.0, 300.0], [-3.0, 20.0, 220.0], [0.0, 0.004, 1.0]])
@@ -225,8 +225,6 @@ def test_the_quick_core_fits_agree_with_opencv_s_fit():
     twice it) has its error within 2% of OpenCV's and its farthest left-out blob within
     10% (the screen allows 25% either way). Far looser cores may differ more: the two
     fits minimise different errors, and the screen turns those down either way."""
-    import itertools
-
     from assistant.vision import locate
 
     rng = np.random.default_rng(7)

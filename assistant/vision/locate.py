@@ -1077,8 +1077,6 @@ def _tight_alternatives(
     matched = [int(place) for place in np.flatnonzero(ok)]
     left_outs = [left_out for size in (1, 2) if len(matched) - size >= needed
                  for left_out in itertools.combinations(matched, size)]
-    if not left_outs:
-        return []
     kept = [[place for place in matched if place not in left_out] for left_out in left_outs]
     # a quick fit of every core at once settles which could be exact and which would
     # take back what they left out; the rest are fitted as every other hypothesis is
