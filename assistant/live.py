@@ -19,7 +19,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
@@ -216,6 +216,12 @@ class Stabilizer:
     one-frame glitch is never shown); until then the shown state stays. So the picture on
     screen lags the observations by at most ``frames - 1`` frames, even when they keep
     changing (a step, then the camera turning): old marks never linger longer than that.
+
+    While a change is held back, the shown state's marks are left out when the new
+    observation puts their plates elsewhere on screen (the camera followed a step): a
+    mark off its plate tells the player nothing, and where the capture holds the overlay
+    (X11, Windows before 10 2004) it would lie over the moved plates where the reader
+    samples them, and make the next frame's reading unsure too.
     """
 
     def __init__(self, frames: int = STABLE_FRAMES) -> None:
@@ -232,7 +238,11 @@ class Stabilizer:
         if self._differs >= self.frames or (self._shown is None and self.frames <= 1):
             self._shown = state
             self._differs = 0
-        return self._shown if self._shown is not None else _WAITING
+        if self._shown is None:
+            return _WAITING
+        if self._shown is not state and _marks_moved(self._shown, state):
+            return replace(self._shown, marks=(), route_marks=None)
+        return self._shown
 
     @property
     def shown(self) -> LiveState | None:
@@ -240,6 +250,28 @@ class Stabilizer:
 
 
 _WAITING = LiveState("no-puzzle", "Looking for the puzzle…")
+
+
+def _marks_moved(shown: LiveState, observed: LiveState) -> bool:
+    """Whether ``observed``, a reading held back, puts a plate ``shown`` marks elsewhere on
+    screen: its centre more than the gap between a mark's inner edge and the area the
+    reader samples (``MARK_INNER_RADIUS - SAMPLE_RADIUS`` spacings, geometry.py) from the
+    mark's. A turned camera relabels the plates: the same labels then lie elsewhere
+    too. Without a reading nothing tells where the plates went (the marks stay)."""
+    reading = observed.reading
+    if not shown.marks or reading is None or reading.abstain or observed.origin is None:
+        return False
+    geometry = reading.geometry
+    ox, oy = observed.origin
+    for mark in shown.marks:
+        if not (0 <= mark.row < geometry.rows and 0 <= mark.col < geometry.cols):
+            return True
+        x, y = geometry.cell_centre(mark.row, mark.col)
+        allowed = (geometry.mark_radii_px(mark.row, mark.col)[0]
+                   - geometry.sample_radius_px(mark.row, mark.col))
+        if np.hypot(x + ox - mark.centre[0], y + oy - mark.centre[1]) > allowed:
+            return True
+    return False
 
 
 class LiveReader:

@@ -108,14 +108,16 @@ def room_cell(lines: Lines, mark: dict) -> tuple[int, int] | None:
 
 
 def shows(lines: Lines, cells: set[tuple[int, int]]):
-    """A condition on a state: the overlay marks exactly the room's ``cells``, decided."""
+    """A condition on a state: the overlay marks exactly the room's ``cells``, decided
+    (none: the puzzle is solved; a state with steps may show no marks for a frame while
+    the camera has moved them off their plates)."""
 
     def check(obj: dict) -> bool:
         if "kind" not in obj:
             return False
         marks = {room_cell(lines, m) for m in obj["marks"]}
         decided = all(m["certain"] for m in obj["marks"]) and not obj["undecided"]
-        return marks == cells and decided and obj["kind"] in ("steps", "solved")
+        return marks == cells and decided and obj["kind"] == ("steps" if cells else "solved")
 
     return check
 

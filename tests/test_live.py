@@ -56,7 +56,8 @@ class FakeGrabber:
 
 def room(board: str, **overrides) -> np.ndarray:
     params = SceneParams(
-        seed=3, board=board, frame_size=(800, 600), centre=(400, 300), spacing=70.0, **overrides
+        **{"seed": 3, "board": board, "frame_size": (800, 600), "centre": (400, 300),
+           "spacing": 70.0, **overrides}
     )
     return render_scene(params)
 
@@ -103,6 +104,36 @@ def test_changes_show_only_when_stable_and_marks_vanish_when_solved() -> None:
     assert loop.tick().key == before.key  # one frame of the new state: old one still shown
     after = loop.tick()
     assert after.kind == "solved" and after.status == "All lit." and not after.marks
+
+
+def test_a_held_change_keeps_its_marks_where_the_plates_stayed() -> None:
+    loop, grabber = make_loop(room("111/0#0/110").frame)
+    loop.tick()
+    before = loop.tick()
+    grabber.frame = room("011/0#1/110").frame  # a step; the camera did not move
+    held = loop.tick()
+    assert held.key == before.key and held.marks == before.marks
+
+
+def test_marks_the_camera_moved_off_their_plates_leave_while_a_change_is_held() -> None:
+    loop, grabber = make_loop(room("111/0#0/110").frame)
+    loop.tick()
+    before = loop.tick()
+    assert before.marks
+    # A step, and the camera follows the player by a plate spacing: the old marks would
+    # lie between the moved plates, where the reader samples them.
+    moved = room("011/0#1/110", centre=(470, 300))
+    grabber.frame = moved.frame
+    held = loop.tick()
+    assert held.key == before.key and held.status == before.status
+    assert held.marks == () and held.route_marks is None
+    after = loop.tick()
+    assert after.board.format() == screen_board(moved)
+    origin = np.array([GAME.rect.left, GAME.rect.top])
+    for mark in after.marks:
+        distances = np.linalg.norm(moved.plate_centres - (np.array(mark.centre) - origin),
+                                   axis=1)
+        assert distances.min() < 3.0
 
 
 def test_no_window_minimized_blank_and_failed_grabs_are_reported() -> None:

@@ -139,6 +139,9 @@ def test_walk_through_sessions_carry_routes_that_light_every_plate(seed: int, ui
         state = sequence.feed(frame.scene.frame)
         if state.kind != "steps":
             continue
+        if not state.marks:  # a held change, shown without the marks the camera moved
+            assert state.route_marks is None and sequence.held
+            continue
         _check_route(state)
         checked += 1
         on_plate += state.player is not None

@@ -99,7 +99,9 @@ def judge_state(state, frame: WalkFrame) -> str:
     centres, spacing = frame.scene.plate_centres, _spacing(frame.scene.plate_centres)
     if state.kind == "solved":
         return "right" if not steps else "wrong"
-    if state.kind not in ("steps", "uncertain"):
+    if state.kind not in ("steps", "uncertain") or not state.marks:
+        # no marks on screen (a held-back change whose marks the camera moved off their
+        # plates is shown without them): the player sees nothing to step on
         return "blank"
     certain, undecided = set(), set()
     for mark in state.marks:
