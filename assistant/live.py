@@ -263,9 +263,7 @@ def _marks_moved(shown: LiveState, observed: LiveState) -> bool:
         return False
     geometry = reading.geometry
     ox, oy = observed.origin
-    for mark in shown.marks:
-        if not (0 <= mark.row < geometry.rows and 0 <= mark.col < geometry.cols):
-            return True
+    for mark in shown.marks:  # one loop has one profile: the same grid, so every cell
         x, y = geometry.cell_centre(mark.row, mark.col)
         allowed = (geometry.mark_radii_px(mark.row, mark.col)[0]
                    - geometry.sample_radius_px(mark.row, mark.col))
