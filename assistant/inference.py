@@ -63,6 +63,7 @@ __all__ = [
     "AWAY_TOLERANCE",
     "CARDINAL_TOLERANCE_DEG",
     "GAME_TICK_SECONDS",
+    "MAX_PAN",
     "MAX_STEPS_BETWEEN",
     "MISSED_FRAMES_PER_STEP",
     "SECONDS_PER_STEP",
@@ -80,6 +81,7 @@ __all__ = [
     "turn_cell",
     "turn_point",
     "turn_side",
+    "turns_within_pan",
 ]
 
 #: Steps that may happen between two successive readings of the live loop: one. A step
@@ -134,6 +136,17 @@ AWAY_TOLERANCE = 0.1
 #: from an axis cannot be a snap's. The reader places that direction to 1.5 degrees at
 #: worst (walk-through frames, pitch 0-68 degrees; median 0.1).
 CARDINAL_TOLERANCE_DEG = 5.0
+#: How far (grid units) the floor under the spot where the camera keeps the player may move
+#: between readings a moment apart (one step allowed between them): the camera turns,
+#: pitches and zooms about the player and pans only as the player walks, half a tick's
+#: run (one tile, 0.5) at most in that time. Three and a half times that, so a placement a
+#: fraction of a spacing off never rules out the truth (nor a capture whose frames come
+#: late; the walk-throughs of ``bench-walk`` move the player up to 1.41 between frames).
+#: Labels turned a quarter about the ring's middle, while the camera turned about a player
+#: beside it, read as a pan of the floor by 1.41 times the player's distance from the
+#: middle (twice it for a half turn): at the way in (1.5) or on a corner plate, more than
+#: this, so a snap of the camera is not taken for a step of the player.
+MAX_PAN = 1.75
 # Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
 # three or more steps only for the ToA ring's size (beyond, every board is taken as
 # reachable: the history is dropped).
@@ -183,6 +196,87 @@ def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
         range(4),
         key=lambda t: float(np.linalg.norm(new - old @ np.linalg.matrix_power(quarter, t))),
     )
+
+
+def turns_within_pan(before: GridGeometry, after: GridGeometry, size: tuple[int, int],
+                     before_offset: tuple[float, float] = (0.0, 0.0),
+                     after_offset: tuple[float, float] = (0.0, 0.0)) -> frozenset[int]:
+    """The quarter turns of the labels (as :func:`turn_board` counts them) between two
+    readings of a square grid for which some place of the picture has the floor under it
+    move by :data:`MAX_PAN` at most: the place where the camera keeps the player is one,
+    wherever on the picture that is. ``size``: the picture's width and height (pixels of
+    the area both offsets, the grabs' corners, count from).
+
+    Why: before the player has stood on a plate the live loop does not know that place
+    (:meth:`BoardHistory.update`'s ``anchors``), and a snap of the camera then looked like
+    a step onto a plate whose two neighbours were in view; a snap turns the camera about
+    the player, a step pans it by the player's walk."""
+    width, height = size
+    xs = np.linspace(0.0, float(width), _PAN_SAMPLES)
+    ys = np.linspace(0.0, float(height), _PAN_SAMPLES)
+    coarse = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    local = np.linspace(-1.0, 1.0, _PAN_LOCAL)
+    around = np.stack(np.meshgrid(local, local), axis=-1).reshape(-1, 2)
+    allowed = set()
+    for turns in range(4):
+        places, span = coarse, np.array([xs[1] - xs[0], ys[1] - ys[0]])
+        least = math.inf
+        for refinement in range(_PAN_REFINEMENTS + 1):
+            moved = _floor_moved(before, after, places, before_offset, after_offset, turns)
+            best = np.argsort(moved)[:_PAN_KEPT]
+            least = min(least, float(moved[best[0]]))
+            if least <= MAX_PAN or refinement == _PAN_REFINEMENTS:
+                break
+            places = (places[best][:, None, :] + around[None, :, :] * span).reshape(-1, 2)
+            places = np.clip(places, 0.0, [float(width), float(height)])
+            span = span * 2.0 / (_PAN_LOCAL - 1)
+        if least <= MAX_PAN:
+            allowed.add(turns)
+    return frozenset(allowed)
+
+
+# turns_within_pan's search for the least move: a coarse lattice over the picture, then
+# finer ones about the best few places (the move is smooth, least at one place or along
+# a line through it)
+_PAN_SAMPLES = 25
+_PAN_KEPT = 3
+_PAN_LOCAL = 9
+_PAN_REFINEMENTS = 3
+# floor further than this from the grid's middle (grid units) counts as unseen: near the
+# horizon a pixel spans more floor than the placement can be trusted over
+_PAN_FLOOR_REACH = 12.0
+
+
+def _floor_moved(before: GridGeometry, after: GridGeometry, points: np.ndarray,
+                 before_offset: tuple[float, float], after_offset: tuple[float, float],
+                 turns: int) -> np.ndarray:
+    """Per picture place, how far (grid units) the floor under it moved between the two
+    readings with their labels turned ``turns`` quarters; inf where either reading sees
+    no floor there (beyond its horizon, or too far to trust)."""
+    now = _floor_under(after, points - np.asarray(after_offset, np.float64))
+    then = _floor_under(before, points - np.asarray(before_offset, np.float64))
+    x, y = then[:, 0], then[:, 1]
+    for _ in range(turns % 4):
+        x, y = y, before.rows - 1 - x
+    moved = np.hypot(now[:, 0] - x, now[:, 1] - y)
+    return np.where(np.isfinite(moved), moved, np.inf)
+
+
+def _floor_under(geometry: GridGeometry, points: np.ndarray) -> np.ndarray:
+    """The grid points under picture ``points`` (frame pixels), NaN where the floor is
+    not seen there: on the far side of the horizon, or beyond :data:`_PAN_FLOOR_REACH`."""
+    inverse = np.linalg.inv(geometry.homography)
+    middle = np.array([(geometry.cols - 1) / 2, (geometry.rows - 1) / 2, 1.0])
+    # a picture point maps back with the sign its floor point's depth has: the middle's
+    # for the floor in front of the camera
+    sign = np.sign((geometry.homography @ middle)[2])
+    lifted = np.column_stack([points, np.ones(len(points))]) @ inverse.T
+    w = lifted[:, 2] * sign
+    with np.errstate(divide="ignore", invalid="ignore"):
+        floor = lifted[:, :2] / lifted[:, 2:3]
+    far = np.hypot(floor[:, 0] - middle[0], floor[:, 1] - middle[1]) > _PAN_FLOOR_REACH
+    floor[(w <= 1e-12) | far] = np.nan
+    return floor
 
 
 def off_cardinal_deg(geometry: GridGeometry) -> float:
@@ -292,6 +386,7 @@ class BoardHistory:
                anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
                player: tuple[float, float] | None = None,
                room_turns: frozenset[int] | None = None,
+               pan_turns: frozenset[int] | None = None,
                ) -> Inference | None:
         """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
         abstains. ``seconds`` since the last reading that did not abstain bound the steps
@@ -324,7 +419,14 @@ class BoardHistory:
         ``room_turns``: the quarter turns of the labels since the last reading that the
         room around the ring allows (:func:`assistant.vision.surroundings.turns_between`;
         None: it does not tell). Only they explain this reading, smooth or snapped; when
-        none of them does, the room was misread (not the history), and it is not used."""
+        none of them does, the room was misread (not the history), and it is not used.
+
+        ``pan_turns``: the quarter turns of the labels since the last reading through which
+        the floor under some place of the picture moved by :data:`MAX_PAN` at most
+        (:func:`turns_within_pan`; None: not known). Between readings a moment apart only
+        they explain this reading: the floor under the player's spot moves no further
+        (with ``anchors``, the floor under that spot itself). When none of them does,
+        nothing does (the frame alone decides)."""
         completions = reading.completions()
         if not completions:
             self.miss()
@@ -338,6 +440,10 @@ class BoardHistory:
         windows: dict[Board, float | None] = {}
         now = self._clock_after(seconds)
         if self._belief and self._compatible(completions[0]):
+            if steps > self.max_steps:
+                pan_turns = None  # time enough for the player to walk anywhere
+            elif anchors is not None:
+                pan_turns = self._anchored_pan_turns(completions[0], anchors, pan_turns)
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
             # None: any snap; none at all a frame apart in a view no snap gives
@@ -353,11 +459,11 @@ class BoardHistory:
             out_of_reach = _out_of_reach(completions[0], reading, player)
             reached, sides, windows = self._reachable(
                 completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                anchors, now, room_turns)
+                anchors, now, room_turns, pan_turns)
             if not reached and room_turns is not None:
                 reached, sides, windows = self._reachable(
                     completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                    anchors, now)
+                    anchors, now, pan_turns=pan_turns)
             if not reached and landmark is not None:
                 # the side seen contradicts every explanation the ring allows: a side
                 # was misread (a body in gold standing in front of another side, its
@@ -366,7 +472,7 @@ class BoardHistory:
                 # not known, so the side is forgotten on both counts
                 reached, sides, windows = self._reachable(
                     completions, turn, steps, None, snaps, snap_steps, out_of_reach,
-                    anchors, now)
+                    anchors, now, pan_turns=pan_turns)
                 sides = {board: frozenset({None}) for board in reached}
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
@@ -437,6 +543,20 @@ class BoardHistory:
             before.shape
         ) == sorted(board.shape)
 
+    @staticmethod
+    def _anchored_pan_turns(board: Board,
+                            anchors: tuple[tuple[float, float], tuple[float, float]],
+                            pan_turns: frozenset[int] | None) -> frozenset[int]:
+        """``pan_turns`` narrowed to the quarter turns of the labels through which the floor
+        under the player's spot (``anchors``) moved by :data:`MAX_PAN` at most: a snap of
+        the camera about a player on a corner plate must not pass for a step onto the
+        plate beside it, taken with a pan of two plates in a tenth of a second."""
+        before, now = anchors
+        turns = range(4) if board.rows == board.cols else range(1)
+        near = frozenset(t for t in turns
+                         if math.dist(turn_point(before, board.rows, t), now) <= MAX_PAN)
+        return near if pan_turns is None else pan_turns & near
+
     def _reachable(
         self,
         completions: tuple[Board, ...],
@@ -449,6 +569,7 @@ class BoardHistory:
         anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
         now: float | None = None,
         room_turns: frozenset[int] | None = None,
+        pan_turns: frozenset[int] | None = None,
     ) -> tuple[dict[Board, frozenset], dict[Board, frozenset], dict[Board, float | None]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
@@ -473,7 +594,8 @@ class BoardHistory:
         :data:`STEP_SPACING_SECONDS` before it explains nothing by another step. Returns
         also, per completion kept, when its last step's transition began (the window the
         next step is measured from; None when no step was seen or the time is not known).
-        ``room_turns``: only these quarter turns explain anything (None: any).
+        ``room_turns``, ``pan_turns``: only these quarter turns explain anything (None:
+        any).
         """
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
@@ -492,7 +614,8 @@ class BoardHistory:
         # landmark's sides carried with it
         explanations = []
         for turn, allowed, n in turns:
-            if allowed is None or (room_turns is not None and turn not in room_turns):
+            if allowed is None or (room_turns is not None and turn not in room_turns) \
+                    or (pan_turns is not None and turn not in pan_turns):
                 continue
             for before in self._belief:
                 carried = frozenset(None if side is None else turn_side(side, turn)

@@ -41,6 +41,7 @@ from assistant.inference import (
     quarter_turns_between,
     turn_board,
     turn_side,
+    turns_within_pan,
 )
 from assistant.profile import Profile, toa_default_profile
 from assistant.puzzle import TOA_PLATES, Board
@@ -716,8 +717,9 @@ class LiveLoop:
         band = self._room_band(read, view)
         room_turns = None if band is None or self._room_before is None \
             else turns_between(self._room_before[1], band)
+        pan_turns = self._pan_turns(read, view, area, offset)
         told = _Told(read, since, landmark, read.geometry if view is not None else None,
-                     area, offset, room_turns)
+                     area, offset, room_turns, pan_turns)
         if self._trusted_spot(area) and not trusted_before and self._session_log and all(
                 (logged.area.width, logged.area.height) == (area.width, area.height)
                 for logged in self._session_log):
@@ -726,7 +728,7 @@ class LiveLoop:
             inference = self.history.update(reading, since, landmark,
                                             self._player_anchors(reading, view, area, offset),
                                             self._player_point(reading, view, area, offset),
-                                            room_turns)
+                                            room_turns, pan_turns)
             self._log_reading(told)
         if inference is not None:
             self._last_reading_at = now
@@ -972,18 +974,35 @@ class LiveLoop:
         spot = self._spot(now.area)  # (every entry's area is of this size)
         before: tuple[GridGeometry, tuple[int, int]] | None = None
         inference = None
-        for read, since, landmark, geometry, _area, offset, room_turns in entries:
+        for read, since, landmark, geometry, _area, offset, room_turns, pan_turns in entries:
             if geometry is None:
-                inference = self.history.update(read, since, landmark, room_turns=room_turns)
+                inference = self.history.update(read, since, landmark, room_turns=room_turns,
+                                                pan_turns=pan_turns)
                 continue
             here = _under_spot(spot, geometry, offset)
             anchors = None if before is None else (_under_spot(spot, *before), here)
             before = (geometry, offset)
             inference = self.history.update(_with_plate_hidden_at(read, here), since,
-                                            landmark, anchors, here, room_turns)
+                                            landmark, anchors, here, room_turns, pan_turns)
         if now.geometry is not None:
             self._anchor_view = (now.geometry, now.offset)
         return inference
+
+    def _pan_turns(self, reading: Reading, view: np.ndarray | None, area: Rect,
+                   offset: tuple[int, int]) -> frozenset[int] | None:
+        """The quarter turns of the labels since the last reading the history took through
+        which the floor under some place of the window moved little enough for a camera
+        that follows the player (:func:`assistant.inference.turns_within_pan`); None when
+        that tells nothing (no ring read now or then, or corners a calibration fixed)."""
+        if view is None or self._anchor_view is None or self.reader.fixed:
+            return None
+        before, before_offset = self._anchor_view
+        if np.array_equal(before.homography, reading.geometry.homography) \
+                and tuple(before_offset) == tuple(offset):
+            return None  # a still view: every turn keeps some place (the ring's middle)
+        allowed = turns_within_pan(before, reading.geometry, (area.width, area.height),
+                                   before_offset, offset)
+        return None if len(allowed) == 4 else allowed
 
     def _player_anchors(
         self, reading: Reading, view: np.ndarray | None, area: Rect, offset: tuple[int, int]
@@ -1218,6 +1237,7 @@ class _Told(NamedTuple):
     area: Rect
     offset: tuple[int, int]
     room_turns: frozenset[int] | None = None  # the labels' quarter turn the room told
+    pan_turns: frozenset[int] | None = None  # those a camera following the player allows
 
 
 def _under_spot(spot: tuple[float, float], geometry: GridGeometry,

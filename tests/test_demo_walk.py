@@ -286,7 +286,8 @@ def test_following_the_route_from_the_way_in_decides_steps_a_snap_could_explain(
     """Boards whose first step from the way in gives a board that is also a quarter turn
     of the one before: the statue, in view from the demo's side camera, tells the
     history there was no snap, so the route is followed to the end with certain marks
-    (the live loop over the room's own frames, clicking each state's first click)."""
+    (the live loop over the room's own frames, clicking each state's first click; a
+    frame per tile walked, as the camera follows a walking player)."""
     import itertools
 
     from assistant.sequence import PictureSequence
@@ -310,5 +311,7 @@ def test_following_the_route_from_the_way_in_decides_steps_a_snap_could_explain(
             tile = observed.route.clicks[0].tile
             point = observed.reading.geometry.to_image(np.array([[tile[0] / 2, tile[1] / 2]]))[0]
             point += np.array(observed.origin) - (observed.window.left, observed.window.top)
-            room.walk_to(room.tile_at(QPointF(*point)))
+            for walked in walk_tiles(room.tile, room.tile_at(QPointF(*point))):
+                room.walk_to(walked)
+                sequence.feed(room.scene.frame.copy())
         assert room.board == "111/1#1/111", board

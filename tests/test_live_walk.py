@@ -143,9 +143,10 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
     update = BoardHistory.update
 
     def spy(self, reading, seconds=None, landmark=None, anchors=None, player=None,
-            room_turns=None):
+            room_turns=None, pan_turns=None):
         anchors_seen.append(anchors)
-        return update(self, reading, seconds, landmark, anchors, player, room_turns)
+        return update(self, reading, seconds, landmark, anchors, player, room_turns,
+                      pan_turns)
 
     monkeypatch.setattr(BoardHistory, "update", spy)
     walk = walk_through(None, 0, source="synthetic")
