@@ -66,6 +66,7 @@ __all__ = [
     "MAX_PAN",
     "MAX_STEPS_BETWEEN",
     "MISSED_FRAMES_PER_STEP",
+    "PAN_FRAME_SECONDS",
     "SECONDS_PER_STEP",
     "STANDING_RADIUS",
     "STEP_REACH",
@@ -76,6 +77,7 @@ __all__ = [
     "cell_at",
     "common_presses",
     "off_cardinal_deg",
+    "pan_bound",
     "quarter_turns_between",
     "turn_board",
     "turn_cell",
@@ -137,16 +139,19 @@ AWAY_TOLERANCE = 0.1
 #: worst (walk-through frames, pitch 0-68 degrees; median 0.1).
 CARDINAL_TOLERANCE_DEG = 5.0
 #: How far (grid units) the floor under the spot where the camera keeps the player may move
-#: between readings a moment apart (one step allowed between them): the camera turns,
-#: pitches and zooms about the player and pans only as the player walks, half a tick's
-#: run (one tile, 0.5) at most in that time. Three and a half times that, so a placement a
-#: fraction of a spacing off never rules out the truth (nor a capture whose frames come
-#: late; the walk-throughs of ``bench-walk`` move the player up to 1.41 between frames).
-#: Labels turned a quarter about the ring's middle, while the camera turned about a player
-#: beside it, read as a pan of the floor by 1.41 times the player's distance from the
-#: middle (twice it for a half turn): at the way in (1.5) or on a corner plate, more than
-#: this, so a snap of the camera is not taken for a step of the player.
+#: between readings a frame apart (:data:`PAN_FRAME_SECONDS`): the camera turns, pitches and
+#: zooms about the player and pans only as the player walks, a sixth of a grid unit in a
+#: tenth of a second at a run (two tiles a tick). Ten times that, so a placement a fraction
+#: of a spacing off never rules out the truth (the walk-throughs of ``bench-walk``, whose
+#: frames are few, move the player up to 1.41 between frames). Labels turned a quarter
+#: about the ring's middle, while the camera turned about a player beside it, read as a
+#: pan of the floor by 1.41 times the player's distance from the middle (twice it for a
+#: half turn): at the way in (1.5) or on a corner plate, more than this, so a snap of the
+#: camera is not taken for a step of the player. Readings further apart allow as much
+#: more per frame of time between them (:func:`pan_bound`).
 MAX_PAN = 1.75
+#: The live loop's frame (10 fps), the time :data:`MAX_PAN` is for.
+PAN_FRAME_SECONDS = 0.1
 # Two-step explanations are enumerated for grids up to this many cells (pairs grow as n²);
 # three or more steps only for the ToA ring's size (beyond, every board is taken as
 # reachable: the history is dropped).
@@ -198,14 +203,24 @@ def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
     )
 
 
+def pan_bound(seconds: float | None, missed: int = 0) -> float:
+    """How far (grid units) the floor under the player's spot may move between two
+    readings ``seconds`` apart (None: not known, ``missed`` frames without a reading in
+    between): :data:`MAX_PAN` a frame, and as much more per frame of time between."""
+    if seconds is None:
+        return MAX_PAN * (1 + missed)
+    return MAX_PAN * max(1.0, seconds / PAN_FRAME_SECONDS)
+
+
 def turns_within_pan(before: GridGeometry, after: GridGeometry, size: tuple[int, int],
                      before_offset: tuple[float, float] = (0.0, 0.0),
-                     after_offset: tuple[float, float] = (0.0, 0.0)) -> frozenset[int]:
+                     after_offset: tuple[float, float] = (0.0, 0.0),
+                     most: float = MAX_PAN) -> frozenset[int]:
     """The quarter turns of the labels (as :func:`turn_board` counts them) between two
     readings of a square grid for which some place of the picture has the floor under it
-    move by :data:`MAX_PAN` at most: the place where the camera keeps the player is one,
-    wherever on the picture that is. ``size``: the picture's width and height (pixels of
-    the area both offsets, the grabs' corners, count from).
+    move by ``most`` grid units at most (:func:`pan_bound`): the place where the camera
+    keeps the player is one, wherever on the picture that is. ``size``: the picture's
+    width and height (pixels of the area both offsets, the grabs' corners, count from).
 
     Why: before the player has stood on a plate the live loop does not know that place
     (:meth:`BoardHistory.update`'s ``anchors``), and a snap of the camera then looked like
@@ -225,12 +240,12 @@ def turns_within_pan(before: GridGeometry, after: GridGeometry, size: tuple[int,
             moved = _floor_moved(before, after, places, before_offset, after_offset, turns)
             best = np.argsort(moved)[:_PAN_KEPT]
             least = min(least, float(moved[best[0]]))
-            if least <= MAX_PAN or refinement == _PAN_REFINEMENTS:
+            if least <= most or refinement == _PAN_REFINEMENTS:
                 break
             places = (places[best][:, None, :] + around[None, :, :] * span).reshape(-1, 2)
             places = np.clip(places, 0.0, [float(width), float(height)])
             span = span * 2.0 / (_PAN_LOCAL - 1)
-        if least <= MAX_PAN:
+        if least <= most:
             allowed.add(turns)
     return frozenset(allowed)
 
@@ -422,7 +437,7 @@ class BoardHistory:
         none of them does, the room was misread (not the history), and it is not used.
 
         ``pan_turns``: the quarter turns of the labels since the last reading through which
-        the floor under some place of the picture moved by :data:`MAX_PAN` at most
+        the floor under some place of the picture moved by :func:`pan_bound` at most
         (:func:`turns_within_pan`; None: not known). Between readings a moment apart only
         they explain this reading: the floor under the player's spot moves no further
         (with ``anchors``, the floor under that spot itself). When none of them does,
@@ -443,7 +458,8 @@ class BoardHistory:
             if steps > self.max_steps:
                 pan_turns = None  # time enough for the player to walk anywhere
             elif anchors is not None:
-                pan_turns = self._anchored_pan_turns(completions[0], anchors, pan_turns)
+                pan_turns = self._anchored_pan_turns(
+                    completions[0], anchors, pan_turns, pan_bound(seconds, self._missed))
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
             # None: any snap; none at all a frame apart in a view no snap gives
@@ -546,15 +562,15 @@ class BoardHistory:
     @staticmethod
     def _anchored_pan_turns(board: Board,
                             anchors: tuple[tuple[float, float], tuple[float, float]],
-                            pan_turns: frozenset[int] | None) -> frozenset[int]:
+                            pan_turns: frozenset[int] | None, most: float) -> frozenset[int]:
         """``pan_turns`` narrowed to the quarter turns of the labels through which the floor
-        under the player's spot (``anchors``) moved by :data:`MAX_PAN` at most: a snap of
-        the camera about a player on a corner plate must not pass for a step onto the
-        plate beside it, taken with a pan of two plates in a tenth of a second."""
+        under the player's spot (``anchors``) moved by ``most`` at most (:func:`pan_bound`):
+        a snap of the camera about a player on a corner plate must not pass for a step
+        onto the plate beside it, taken with a pan of two plates in a tenth of a second."""
         before, now = anchors
         turns = range(4) if board.rows == board.cols else range(1)
         near = frozenset(t for t in turns
-                         if math.dist(turn_point(before, board.rows, t), now) <= MAX_PAN)
+                         if math.dist(turn_point(before, board.rows, t), now) <= most)
         return near if pan_turns is None else pan_turns & near
 
     def _reachable(

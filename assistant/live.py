@@ -38,6 +38,7 @@ from assistant.inference import (
     Inference,
     cell_at,
     common_presses,
+    pan_bound,
     quarter_turns_between,
     turn_board,
     turn_side,
@@ -717,7 +718,7 @@ class LiveLoop:
         band = self._room_band(read, view)
         room_turns = None if band is None or self._room_before is None \
             else turns_between(self._room_before[1], band)
-        pan_turns = self._pan_turns(read, view, area, offset)
+        pan_turns = self._pan_turns(read, view, area, offset, since)
         told = _Told(read, since, landmark, read.geometry if view is not None else None,
                      area, offset, room_turns, pan_turns)
         if self._trusted_spot(area) and not trusted_before and self._session_log and all(
@@ -989,19 +990,20 @@ class LiveLoop:
         return inference
 
     def _pan_turns(self, reading: Reading, view: np.ndarray | None, area: Rect,
-                   offset: tuple[int, int]) -> frozenset[int] | None:
-        """The quarter turns of the labels since the last reading the history took through
-        which the floor under some place of the window moved little enough for a camera
-        that follows the player (:func:`assistant.inference.turns_within_pan`); None when
-        that tells nothing (no ring read now or then, or corners a calibration fixed)."""
-        if view is None or self._anchor_view is None or self.reader.fixed:
+                   offset: tuple[int, int], since: float | None) -> frozenset[int] | None:
+        """The quarter turns of the labels since the last reading the history took
+        (``since`` seconds ago) through which the floor under some place of the window
+        moved little enough for a camera that follows the player
+        (:func:`assistant.inference.turns_within_pan`); None when that tells nothing (no
+        ring read now or then, no time between known, or corners a calibration fixed)."""
+        if view is None or self._anchor_view is None or since is None or self.reader.fixed:
             return None
         before, before_offset = self._anchor_view
         if np.array_equal(before.homography, reading.geometry.homography) \
                 and tuple(before_offset) == tuple(offset):
             return None  # a still view: every turn keeps some place (the ring's middle)
         allowed = turns_within_pan(before, reading.geometry, (area.width, area.height),
-                                   before_offset, offset)
+                                   before_offset, offset, pan_bound(since))
         return None if len(allowed) == 4 else allowed
 
     def _player_anchors(

@@ -18,6 +18,7 @@ from assistant.inference import (
     STEP_SPACING_SECONDS,
     BoardHistory,
     common_presses,
+    pan_bound,
     turn_board,
     turn_cell,
     turn_point,
@@ -1004,22 +1005,24 @@ def test_a_snap_about_a_player_on_a_corner_is_no_step_beside_it(turns):
     assert undecided_without > 0
 
 
-def test_a_pan_too_far_for_a_frame_is_kept_when_the_readings_are_long_apart():
-    """The floor under the spot may move any distance between readings far apart (the
-    reader abstained in between: the player walked on): a step explained then is kept.
-    A moment apart, a pan that far is no step of the player's, and nothing else
-    explaining the frame, the frame alone decides (never a wrong board)."""
+def test_a_pan_too_far_for_a_frame_is_kept_when_the_readings_are_further_apart():
+    """The floor under the spot may move :data:`MAX_PAN` a frame (:func:`pan_bound`), any
+    distance once the readings are far enough apart for more steps (the reader abstained
+    in between: the player walked on): a step explained then is kept. A frame apart, a
+    pan that far is no step of the player's, and nothing else explaining the frame, the
+    frame alone decides (never a wrong board)."""
     board = toa_board("101/0#1/011")
     after = board.press(0, 0)
     jump = (WAY_IN, _on((0, 0)))  # 2.7 spacings
     assert math.dist(*jump) > MAX_PAN
-    for seconds in (0.1, 0.6):
+    assert pan_bound(0.2) > math.dist(*jump) > pan_bound(0.1) == pan_bound(None) == MAX_PAN
+    for seconds in (0.1, 0.2, 0.6):
         history = BoardHistory()
         history.update(reading_of(board, angle_deg=12), 0.1)
         inference = history.update(reading_of(after, [(0, 0)], angle_deg=12), seconds,
                                    anchors=jump)
         assert after in inference.candidates
-        assert history.restarted == (seconds < 0.3)
+        assert history.restarted == (seconds == 0.1)
 
 
 def _labelled(camera: Camera, size=(960, 640)) -> tuple[GridGeometry, int]:
