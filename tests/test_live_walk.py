@@ -265,3 +265,18 @@ def test_a_hidden_corner_s_guessed_place_does_not_move_the_view():
             assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
         if index >= 6 and not sequence.held:
             assert judge_state(state, frame) == "right", index
+
+
+def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> None:
+    """Steep seed 10, session 6: the player stands on a corner plate when the camera snaps
+    a quarter turn about them, and the player's plate and the one beside it are hidden.
+    "No snap, one step onto the plate beside" explained the frame as well, with the floor
+    under the player's (learnt) spot panning two spacings in a tenth of a second, and the
+    frames after the snap stayed undecided. The pan rules that out: they are right."""
+    walk = walk_through(None, 10 * 100_003 + 6, source="synthetic",
+                        pitch_range=(55.0, 68.0))
+    assert [f.event for f in walk[7:10]] == ["turn", "walking", "walking"]
+    sequence = PictureSequence()
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
+    assert sequence.loop._spot_trusted
+    assert [judge_state(states[i], walk[i]) for i in (8, 9)] == ["right", "right"]
