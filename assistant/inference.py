@@ -270,9 +270,7 @@ def _floor_moved(before: GridGeometry, after: GridGeometry, points: np.ndarray,
     no floor there (beyond its horizon, or too far to trust)."""
     now = _floor_under(after, points - np.asarray(after_offset, np.float64))
     then = _floor_under(before, points - np.asarray(before_offset, np.float64))
-    x, y = then[:, 0], then[:, 1]
-    for _ in range(turns % 4):
-        x, y = y, before.rows - 1 - x
+    x, y = turn_point((then[:, 0], then[:, 1]), before.rows, turns)  # elementwise
     moved = np.hypot(now[:, 0] - x, now[:, 1] - y)
     return np.where(np.isfinite(moved), moved, np.inf)
 

@@ -265,7 +265,7 @@ def _marks_moved(shown: LiveState, observed: LiveState) -> bool:
         return False
     geometry = reading.geometry
     ox, oy = observed.origin
-    for mark in shown.marks:  # one loop has one profile: the same grid, so every cell
+    for mark in shown.marks:  # (one loop has one profile: every mark's cell is in this grid)
         x, y = geometry.cell_centre(mark.row, mark.col)
         allowed = (geometry.mark_radii_px(mark.row, mark.col)[0]
                    - geometry.sample_radius_px(mark.row, mark.col))
@@ -977,9 +977,8 @@ class LiveLoop:
         inference = None
         for read, since, landmark, geometry, _area, offset, room_turns, pan_turns in entries:
             if geometry is None:
-                inference = self.history.update(read, since, landmark, room_turns=room_turns,
-                                                pan_turns=pan_turns)
-                continue
+                inference = self.history.update(read, since, landmark, room_turns=room_turns)
+                continue  # (no ring read: nothing tells a pan either)
             here = _under_spot(spot, geometry, offset)
             anchors = None if before is None else (_under_spot(spot, *before), here)
             before = (geometry, offset)
