@@ -93,6 +93,10 @@ RELOCATE_EVERY = 30
 FIVE_DIAMOND_SEARCHES = 10
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
+#: How far up the screen a standing body hides the floor behind it, in plate spacings:
+#: its height seen from the steepest camera (68 degrees from straight down), with room
+#: for a tall figure and a raised weapon (a spacing is two tiles, a body about two tall).
+BODY_SHADOW_SPACINGS = 2.0
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
@@ -1069,11 +1073,14 @@ class LiveLoop:
     def _spot(self, area: Rect) -> tuple[float, float] | None:
         """Where the camera draws the player (area pixels), once learnt (_learn_spot):
         the place where still hidden plates were seen in the most views, the nearest the
-        middle of the area of equals. Computed again only when a sample is added."""
+        middle of the area of equals; a plate a body hides from behind (above another
+        still hidden plate of its view, :func:`_behind_a_body`) is not counted. Computed
+        again only when a sample is added."""
         self._forget_spot_of_another_size(area)
         if not self._spot_samples or self._spot_cache is not None:
             return self._spot_cache
         samples = np.array(self._spot_samples)
+        samples = samples[~_behind_a_body(samples)]
         points, views, near = samples[:, :2], samples[:, 2], samples[:, 3]
         middle = np.array([area.width / 2, area.height / 2])
         best, best_score = None, None
@@ -1239,6 +1246,24 @@ class _Told(NamedTuple):
     offset: tuple[int, int]
     room_turns: frozenset[int] | None = None  # the labels' quarter turn the room told
     pan_turns: frozenset[int] | None = None  # those a camera following the player allows
+
+
+def _behind_a_body(samples: np.ndarray) -> np.ndarray:
+    """Per sample of the spot (rows of x, y, view, near, moved; near is 0.3 of a
+    spacing): whether another still hidden plate of its view lies just below it on screen.
+
+    Why: a standing body rises up the screen from its feet, so at a steep camera the
+    player hides the plates behind them as well as their own, and those stay put too
+    while the player stands. The player's own plate is the lowest of such a column; a
+    plate behind it, counted as a view of the spot, won a tie of views and moved the
+    spot a plate up the screen (steep seed 11's drawn rooms, session 22), and the history
+    then restarted at the next step."""
+    x, y, view, near = samples[:, 0], samples[:, 1], samples[:, 2], samples[:, 3]
+    spacing = near / 0.3
+    below = y[None, :] - y[:, None]  # [i, j]: how far sample j lies below sample i
+    return np.any((view[None, :] == view[:, None]) & (below > 0)
+                  & (below <= BODY_SHADOW_SPACINGS * spacing[:, None])
+                  & (np.abs(x[None, :] - x[:, None]) <= near[:, None]), axis=1)
 
 
 def _under_spot(spot: tuple[float, float], geometry: GridGeometry,

@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from assistant.capture import Rect, WindowInfo, blank_frame_reason, find_window
-from assistant.live import RELOCATE_EVERY, LiveLoop, LiveState, Stabilizer
+from assistant.live import (
+    BODY_SHADOW_SPACINGS,
+    RELOCATE_EVERY,
+    LiveLoop,
+    LiveState,
+    Stabilizer,
+    _behind_a_body,
+)
 from assistant.puzzle import toa_board
 from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.solver import solve
@@ -519,3 +526,23 @@ def test_the_status_line_says_a_plate_past_the_picture_s_edge_is_outside_it():
     assert sentence.startswith("Plates at row 1, column 3 and row 3, column 3 are hidden "
                                "(row 3, column 3: someone stands there; row 1, column 3: "
                                "outside the picture)")
+
+
+def test_a_plate_just_above_another_hidden_one_of_its_view_is_behind_a_body() -> None:
+    """The spot's samples (x, y, view, 0.3 of a spacing, moved): in a column of hidden
+    plates of one view the lowest is where a body stands; the plates above it, up to
+    BODY_SHADOW_SPACINGS, may be hidden by that body alone. Another view, a plate beside
+    it or one too far up the screen is not behind it."""
+    near = 0.3 * 50  # a spacing of 50 px
+    samples = np.array([
+        (365, 243, 1, near, 0),  # feet
+        (366, 208, 1, near, 0),  # the plate behind
+        (365, 179, 1, near, 0),  # and the one behind that
+        (365, 60, 1, near, 0),  # far up the screen above them: another body's
+        (365, 150, 2, near, 0),  # another view
+        (365 + near + 1, 200, 3, near, 0),  # beside the feet of view 3, not behind
+        (365, 230, 3, near, 0),
+    ], float)
+    assert BODY_SHADOW_SPACINGS * 50 < 179 - 60
+    assert _behind_a_body(samples).tolist() == [False, True, True, False, False, False,
+                                               False]

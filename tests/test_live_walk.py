@@ -280,3 +280,26 @@ def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> No
     states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
     assert sequence.loop._spot_trusted
     assert [judge_state(states[i], walk[i]) for i in (8, 9)] == ["right", "right"]
+
+
+def test_a_plate_hidden_behind_the_player_is_not_taken_for_the_spot():
+    """Steep seed 11, session 22 (drawn room, 64°, 125% display scaling): standing on a
+    corner plate, the player hides the two plates behind them up the screen as well, and
+    they stay put while the player stands. After a snap about the player those plates
+    were sampled as the spot in one more view than the player's own (whose hidden place
+    the fit had moved by 4 px), the spot moved a plate up the screen, and the history
+    restarted at the next step: four frames undecided. The lowest plate of such a column
+    is the player's."""
+    walk = walk_through(None, 11 * 100_003 + 22, source="synthetic", display_scale=1.25,
+                        pitch_range=(55.0, 68.0))
+    assert [frame.event for frame in walk[10:13]] == ["stepped", "idle", "turn"]
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk):
+        state = sequence.feed(frame.scene.frame)
+        loop = sequence.loop
+        if loop._spot_trusted:
+            x, y = loop._spot_cache
+            cx, cy = frame.camera.screen_centre
+            assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
+        if index >= 10 and not sequence.held:
+            assert judge_state(state, frame) == "right", index
