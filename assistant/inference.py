@@ -444,6 +444,7 @@ class BoardHistory:
         if not completions:
             self.miss()
             return None
+        reach = STEP_REACH  # how far from the player's spot a plate stood on may be
         if seconds is None:
             steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
         else:
@@ -467,6 +468,7 @@ class BoardHistory:
             if still is not None and turn in still:
                 steps, snaps = 0, still if snaps is None else snaps  # the player stood still
                 standing = cell_at(anchors[1], completions[0])
+                reach = STANDING_RADIUS
             # a snap takes no step in its own frame; a reading missed before it may have
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
@@ -498,7 +500,8 @@ class BoardHistory:
             reached = {board: frozenset({None}) for board in completions}
             sides = {board: frozenset({landmark}) for board in completions}
         if player is not None:
-            reached = {board: _still_on(last, player, board) for board, last in reached.items()}
+            reached = {board: _still_on(last, player, board, reach)
+                       for board, last in reached.items()}
         self._belief = reached
         self._sides = {board: sides[board] for board in reached}
         self._step_window = {board: windows.get(board) for board in reached}
@@ -795,18 +798,23 @@ def _left_behind(cells: set, anchors: tuple[tuple[float, float], tuple[float, fl
             > math.dist(before, (cell[1], cell[0])) + AWAY_TOLERANCE}
 
 
-def _still_on(last: frozenset, player: tuple[float, float], board: Board) -> frozenset:
+def _still_on(last: frozenset, player: tuple[float, float], board: Board,
+              reach: float = STEP_REACH) -> frozenset:
     """The cells of ``last`` (the plates the last step may have been onto) the player may
     still stand on, seen at grid point ``player``: the body trails the game's own place
     by :data:`STEP_REACH` at most, so a plate further away has been left (:data:`LEFT`
     when every one has). Unknown (None) becomes the plates near the player, or left.
+    ``reach``: :data:`STANDING_RADIUS` for a player seen standing still (the body is
+    where the game has the player then, on the middle of a tile).
 
     Why: standing still on a plate later then needs a step onto it since (a step is
     entering a plate), which tells the first step of a session whose three plates were all
-    hidden (the player walked in from the way in, and stands on it)."""
+    hidden (the player walked in from the way in, and stands on it). A player waiting at
+    the way in, half a spacing from the nearest plate, is within STEP_REACH of three: a
+    first step onto one of those stayed undecided until the player was seen further off."""
     x, y = player
     near = {(int(r), int(c)) for r, c in np.argwhere(board.present)
-            if math.hypot(x - c, y - r) <= STEP_REACH}
+            if math.hypot(x - c, y - r) <= reach}
     kept: set = set()
     for cell in last:
         if cell is None:

@@ -14,6 +14,7 @@ from assistant.inference import (
     GAME_TICK_SECONDS,
     MAX_PAN,
     MISSED_FRAMES_PER_STEP,
+    STANDING_RADIUS,
     STEP_REACH,
     STEP_SPACING_SECONDS,
     BoardHistory,
@@ -662,6 +663,30 @@ def test_the_first_step_is_told_by_where_the_player_stood_before_it():
             else:
                 assert not told.certain
     assert undecided_without > 0  # the case exists without the player's place
+
+
+def test_a_player_seen_standing_still_at_the_way_in_stands_on_no_plate():
+    """Seen standing still, the body is where the game has the player, on the middle of a
+    tile: at the way in, half a spacing from the nearest plate (further than
+    :data:`STANDING_RADIUS`), the player stands on no plate, however near three plates
+    are (:data:`STEP_REACH`). So the first step onto any plate, the three near the way in
+    too, is told once the player stands still on it with it and both its ring
+    neighbours covered: exhaustively over the starts and the plates."""
+    assert STANDING_RADIUS < math.dist(WAY_IN, _on((2, 1))) < STEP_REACH
+    for start in all_toa_boards()[::4]:
+        for p in TOA_PLATES:
+            after = start.press(*p)
+            covered = [p, *_ring_neighbours(p)]
+            history = BoardHistory()
+            history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
+            history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
+                           player=WAY_IN)
+            near = _walk(history, start, WAY_IN, _on(p), player=True)
+            history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                           anchors=(near, _on(p)), player=_on(p))
+            told = history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                                  anchors=(_on(p), _on(p)), player=_on(p))
+            assert told.board == after, (start.format(), p)
 
 
 def test_standing_on_a_plate_never_empties_the_belief():
