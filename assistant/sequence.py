@@ -91,8 +91,9 @@ class PictureSequence:
         self.loop = LiveLoop(self._window, self._grabber, PICTURE_TITLE, self.profile,
                              self.objective, stable_frames=self.stable_frames,
                              show_route=self.show_route, crossing_steps=self.crossing_steps,
-                             clock=lambda: self.frames * self.interval)
+                             clock=lambda: self.frames * self.interval + self._paused)
         self.frames = 0
+        self._paused = 0.0  # seconds without pictures (pause)
 
     def feed(self, picture: np.ndarray) -> LiveState:
         """The state the assistant shows after this frame (stabilised)."""
@@ -113,6 +114,14 @@ class PictureSequence:
         self._grabber.picture = np.ascontiguousarray(picture)
         self.frames += 1
         return self.loop.tick()
+
+    def pause(self, seconds: float) -> None:
+        """Time passes without pictures (the player is elsewhere in the raid): the next
+        picture comes ``seconds`` after the last one, plus a frame. Why: the history
+        bounds the steps between readings by the time between them."""
+        if not seconds >= 0:
+            raise SequenceError(f"A pause lasts zero seconds or more, not {seconds:g}.")
+        self._paused += seconds
 
     @property
     def held(self) -> bool:

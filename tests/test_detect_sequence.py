@@ -128,8 +128,14 @@ def test_the_pictures_are_frames_the_interval_apart_on_the_loop_clock(walk):
     for frame in frames[:3]:
         sequence.feed(frame.scene.frame)
     assert sequence.loop.clock() == pytest.approx(1.5)
+    sequence.pause(300)  # minutes elsewhere in the raid: the next picture comes that late
+    assert sequence.loop.clock() == pytest.approx(301.5)
+    sequence.feed(frames[3].scene.frame)
+    assert sequence.loop.clock() == pytest.approx(302.0)
     with pytest.raises(SequenceError):
         PictureSequence(interval=0)
+    with pytest.raises(SequenceError):
+        sequence.pause(-1)
 
 
 def test_pictures_of_another_size_stop_the_sequence_after_the_frames_before(cli, walk,

@@ -149,8 +149,25 @@ def _undecided_plates(state, frame: WalkFrame) -> list[int]:
     return [index for index in found if index is not None]
 
 
-def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
-    """Walk ``sessions`` sessions; returns the counts and timings."""
+#: with --consecutive, the time between two raids' puzzles (minutes of other rooms)
+RAID_GAP_SECONDS = 300.0
+
+
+def between_raids(sequence: PictureSequence, shape: tuple[int, ...], seed: int) -> None:
+    """The live loop of one app run between two raids' puzzles: minutes pass, and it
+    sees a frame of somewhere else (no puzzle in it) before the next room."""
+    sequence.pause(RAID_GAP_SECONDS)
+    elsewhere = np.random.default_rng([seed, 300]).integers(0, 256, shape, dtype=np.uint8)
+    sequence.feed(elsewhere)
+
+
+def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = False,
+                 **options) -> dict:
+    """Walk ``sessions`` sessions; returns the counts and timings. ``consecutive``: the
+    sessions of each display scaling run through one live loop, one raid after another
+    (as one run of the app does: what it learnt of the window, the spot where the camera
+    keeps the player, holds for the next raid); otherwise each session starts a new loop
+    (the first raid of a run)."""
     pictures = {where: dict.fromkeys(PICTURE_OUTCOMES, 0) for where in ("on", "off")}
     frames = {where: dict.fromkeys(SEQUENCE_OUTCOMES, 0) for where in ("on", "off")}
     never_seen = 0
@@ -162,11 +179,16 @@ def run_sessions(sessions: int, seed: int, source: str, **options) -> dict:
     by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
     # judged frames not fully right, by what the live loop said (shortfall_reason)
     shortfall: dict[str, int] = {}
+    runs: dict[float, PictureSequence] = {}  # with consecutive: the app's loop per scaling
     for number in range(sessions):
         scale = display_scale_of(number)
         walk = walk_through(None, seed * 100_003 + number, source=source,
                             display_scale=scale, **options)
-        sequence = PictureSequence()
+        sequence = runs.get(scale) or PictureSequence()
+        if consecutive:
+            if scale in runs:
+                between_raids(sequence, walk[0].scene.frame.shape, seed * 100_003 + number)
+            runs[scale] = sequence
         held_before = False
         ever_seen = np.zeros(8, bool)  # room plates the reader has read (not hidden)
         for index, frame in enumerate(walk):
@@ -289,6 +311,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "floor (needs ../shared), or both (default)")
     parser.add_argument("--steep", action="store_true",
                         help="only steep cameras: pitch 55-68 degrees from straight down")
+    parser.add_argument("--consecutive", action="store_true",
+                        help="the sessions of each display scaling one raid after another "
+                             "through one live loop, as one run of the app (default: each "
+                             "session a new loop, the first raid of a run)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -302,7 +328,8 @@ def run(args: argparse.Namespace) -> int:
         sources.remove("screenshot")
     options = {"pitch_range": (55.0, 68.0)} if args.steep else {}
     started = time.perf_counter()
-    results = {source: run_sessions(args.sessions, args.seed, source, **options)
+    results = {source: run_sessions(args.sessions, args.seed, source, args.consecutive,
+                                    **options)
                for source in sources}
     if args.steep:
         for source in sources:
@@ -312,12 +339,15 @@ def run(args: argparse.Namespace) -> int:
     wrong = any(r["wrong"] or r.get("floor_alone", {}).get("wrong") for r in results.values())
     if args.json:
         print(json.dumps({"sessions": args.sessions, "seed": args.seed, "steep": args.steep,
+                          "consecutive": args.consecutive,
                           "seconds": round(elapsed, 1), "results": results}))
         return 1 if wrong else 0
     out = sys.stdout
     for source, result in results.items():
         print(f"{source} rooms, {args.sessions} walk-throughs"
-              f"{' (steep cameras)' if args.steep else ''}:", file=out)
+              f"{' (steep cameras)' if args.steep else ''}"
+              f"{', one raid after another per display scaling' if args.consecutive else ''}:",
+              file=out)
         floor = result.get("floor_alone")
         if floor:
             total = sum(floor.values())
