@@ -1073,20 +1073,25 @@ class LiveLoop:
     def _spot(self, area: Rect) -> tuple[float, float] | None:
         """Where the camera draws the player (area pixels), once learnt (_learn_spot):
         the place where still hidden plates were seen in the most views, the nearest the
-        middle of the area of equals; a plate a body hides from behind (above another
-        still hidden plate of its view, :func:`_behind_a_body`) is not counted. Computed
-        again only when a sample is added."""
+        middle of the area of equals; a view where the plate may be hidden from behind by
+        a body (above another still hidden plate of that view, :func:`_behind_a_body`)
+        counts half. Computed again only when a sample is added."""
         self._forget_spot_of_another_size(area)
         if not self._spot_samples or self._spot_cache is not None:
             return self._spot_cache
         samples = np.array(self._spot_samples)
-        samples = samples[~_behind_a_body(samples)]
         points, views, near = samples[:, :2], samples[:, 2], samples[:, 3]
+        # a plate a body may hide from behind counts half a view (a team-mate standing on
+        # the plate in front of the player's, on screen, is the same column)
+        weights = np.where(_behind_a_body(samples), 0.5, 1.0)
         middle = np.array([area.width / 2, area.height / 2])
         best, best_score = None, None
         for index, point in enumerate(points):
             together = np.hypot(*(points - point).T) <= near[index]
-            score = (len(set(views[together].tolist())), -float(np.hypot(*(point - middle))))
+            per_view: dict[float, float] = {}
+            for view, weight in zip(views[together], weights[together], strict=True):
+                per_view[view] = max(per_view.get(view, 0.0), weight)
+            score = (sum(per_view.values()), -float(np.hypot(*(point - middle))))
             if best_score is None or score > best_score:
                 best, best_score = together, score
         x, y = np.median(points[best], axis=0)
