@@ -1260,7 +1260,7 @@ def _behind_a_body(samples: np.ndarray) -> np.ndarray:
     Why: a standing body rises up the screen from its feet, so at a steep camera the
     player hides the plates behind them as well as their own, and those stay put too
     while the player stands. The player's own plate is the lowest of such a column; a
-    plate behind it, counted as a view of the spot, won a tie of views and moved the
+    plate behind it, counted as a whole view of the spot, won a tie of views and moved the
     spot a plate up the screen (steep seed 11's drawn rooms, session 22), and the history
     then restarted at the next step."""
     x, y, view, near = samples[:, 0], samples[:, 1], samples[:, 2], samples[:, 3]

@@ -350,3 +350,25 @@ def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
         state = sequence.feed(frame.scene.frame)
         if index >= 3 and not sequence.held:
             assert judge_state(state, frame) == "right", index
+
+
+def test_a_team_mate_in_front_of_the_player_does_not_take_the_spot():
+    """Seed 9, session 9 (the screenshot's floor): a team-mate stands on the plate just in
+    front of the player's, on screen, so the player's plate sits above another still
+    hidden plate of that view, as a plate behind a body does. Such a view counts half for
+    the player's spot rather than nothing: the spot keeps its trust through the next
+    step (onto a plate whose neighbour is hidden too), and those frames are right."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 9 * 100_003 + 9, source="screenshot")
+    assert [frame.event for frame in walk[15:18]] == ["stepped", "idle", "idle"]
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk):
+        state = sequence.feed(frame.scene.frame)
+        loop = sequence.loop
+        if index >= 11:
+            assert loop._spot_trusted, index
+            x, y = loop._spot_cache
+            cx, cy = frame.camera.screen_centre
+            assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
+        if index >= 11 and not sequence.held:
+            assert judge_state(state, frame) == "right", index
