@@ -260,6 +260,28 @@ def test_a_pitch_about_the_player_trusts_the_spot():
             assert judge_state(state, frame) == "right", index
 
 
+def _spot_and_marks_right(walk, right_from: int, trusted_from: int | None = None,
+                          each=None) -> None:
+    """Feed a session to a new loop: wherever the spot where the camera keeps the player
+    is trusted (from frame ``trusted_from`` on it must be) it lies within 10 px of where
+    the camera draws the player, and from frame ``right_from`` on every frame not held
+    back is right. ``each(index, loop)`` checks more after each frame."""
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk):
+        state = sequence.feed(frame.scene.frame)
+        loop = sequence.loop
+        if each is not None:
+            each(index, loop)
+        if trusted_from is not None and index >= trusted_from:
+            assert loop._spot_trusted, index
+        if loop._spot_trusted:
+            x, y = loop._spot_cache
+            cx, cy = frame.camera.screen_centre
+            assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
+        if index >= right_from and not sequence.held:
+            assert judge_state(state, frame) == "right", index
+
+
 def test_a_hidden_corner_s_guessed_place_does_not_move_the_view():
     """The steep cameras' seed 2, session 2 on the screenshot's floor (64°, client panels,
     150% display scaling): after the first step three plates are hidden, the player's,
@@ -274,18 +296,12 @@ def test_a_hidden_corner_s_guessed_place_does_not_move_the_view():
     walk = walk_through(None, 2 * 100_003 + 2, source="screenshot", display_scale=1.5,
                         pitch_range=(55.0, 68.0))
     assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "idle"]
-    sequence = PictureSequence()
-    for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame)
-        loop = sequence.loop
+
+    def still_after_the_step(index, loop):
         if index == 6:
             assert loop._view_shift is not None and loop._view_shift < 4, loop._view_shift
-        if loop._spot_trusted:
-            x, y = loop._spot_cache
-            cx, cy = frame.camera.screen_centre
-            assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
-        if index >= 6 and not sequence.held:
-            assert judge_state(state, frame) == "right", index
+
+    _spot_and_marks_right(walk, right_from=6, each=still_after_the_step)
 
 
 def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> None:
@@ -314,16 +330,7 @@ def test_a_plate_hidden_behind_the_player_is_not_taken_for_the_spot():
     walk = walk_through(None, 11 * 100_003 + 22, source="synthetic", display_scale=1.25,
                         pitch_range=(55.0, 68.0))
     assert [frame.event for frame in walk[10:13]] == ["stepped", "idle", "turn"]
-    sequence = PictureSequence()
-    for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame)
-        loop = sequence.loop
-        if loop._spot_trusted:
-            x, y = loop._spot_cache
-            cx, cy = frame.camera.screen_centre
-            assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
-        if index >= 10 and not sequence.held:
-            assert judge_state(state, frame) == "right", index
+    _spot_and_marks_right(walk, right_from=10)
 
 
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
@@ -361,14 +368,4 @@ def test_a_team_mate_in_front_of_the_player_does_not_take_the_spot():
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 9 * 100_003 + 9, source="screenshot")
     assert [frame.event for frame in walk[15:18]] == ["stepped", "idle", "idle"]
-    sequence = PictureSequence()
-    for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame)
-        loop = sequence.loop
-        if index >= 11:
-            assert loop._spot_trusted, index
-            x, y = loop._spot_cache
-            cx, cy = frame.camera.screen_centre
-            assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
-        if index >= 11 and not sequence.held:
-            assert judge_state(state, frame) == "right", index
+    _spot_and_marks_right(walk, right_from=11, trusted_from=11)
