@@ -91,6 +91,10 @@ RELOCATE_EVERY = 30
 #: search itself goes on to five diamonds (LiveReader._no_ring_lately), through the gold
 #: it found.
 FIVE_DIAMOND_SEARCHES = 10
+#: Seconds without a reading after which the ring's last view is forgotten: the next
+#: room is searched afresh, not followed from where the last one was (another raid's
+#: puzzle, minutes later; a follow of that view fitted a ring on the wrong plates).
+FORGET_VIEW_SECONDS = 5.0
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
 #: How far up the screen a standing body hides the floor behind it, in plate spacings:
@@ -457,6 +461,14 @@ class LiveReader:
     def _at(self, offset: tuple[int, int]) -> Profile:
         return self.profile.with_corners(self._corners - np.array(offset, np.float64))
 
+    def forget_last_view(self) -> None:
+        """Search the next frame afresh, as at a session's start: where the ring was last
+        seen says nothing about a view long after (the loop's FORGET_VIEW_SECONDS)."""
+        self._last_seen = None
+        self._last_seen_sure = True
+        self._searches_since_found = None
+        self._corners = None if not self._fixed else self._corners
+
     def _no_ring_lately(self) -> bool:
         """Whether no search found the ring in the last :data:`FIVE_DIAMOND_SEARCHES`.
 
@@ -708,6 +720,9 @@ class LiveLoop:
         blank = blank_frame_reason(frame)
         if blank:
             return LiveState("blank", blank, window=area)
+        if self._last_reading_at is not None \
+                and grabbed_at - self._last_reading_at > FORGET_VIEW_SECONDS:
+            self.reader.forget_last_view()
         read, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         view = self._view_corners(read, offset)  # None when the reading abstains
         reading = self._players_plate_hidden(read, view, area, offset)
