@@ -97,6 +97,8 @@ FIVE_DIAMOND_SEARCHES = 10
 FORGET_VIEW_SECONDS = 5.0
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
+#: How near a sample of the spot another of the same place lies, in plate spacings.
+SPOT_NEAR_SPACINGS = 0.3
 #: How far up the screen a standing body hides the floor behind it, in plate spacings:
 #: its height seen from the steepest camera (68 degrees from straight down), with room
 #: for a tall figure and a raised weapon (a spacing is two tiles, a body about two tall).
@@ -467,7 +469,8 @@ class LiveReader:
         self._last_seen = None
         self._last_seen_sure = True
         self._searches_since_found = None
-        self._corners = None if not self._fixed else self._corners
+        if not self._fixed:
+            self._corners = None
 
     def _no_ring_lately(self) -> bool:
         """Whether no search found the ring in the last :data:`FIVE_DIAMOND_SEARCHES`.
@@ -1162,7 +1165,7 @@ class LiveLoop:
                 moved = self._view_shift is not None and self._view_shift > max(
                     4.0, 0.1 * spacing)
                 self._spot_samples.append((float(here[0]), float(here[1]), view_number,
-                                           0.3 * spacing, int(moved)))
+                                           SPOT_NEAR_SPACINGS * spacing, int(moved)))
                 self._spot_cache = None
         self._last_hidden = hidden
 
@@ -1269,8 +1272,9 @@ class _Told(NamedTuple):
 
 
 def _behind_a_body(samples: np.ndarray) -> np.ndarray:
-    """Per sample of the spot (rows of x, y, view, near, moved; near is 0.3 of a
-    spacing): whether another still hidden plate of its view lies just below it on screen.
+    """Per sample of the spot (rows of x, y, view, near, moved; near is
+    SPOT_NEAR_SPACINGS of a spacing): whether another still hidden plate of its view
+    lies just below it on screen.
 
     Why: a standing body rises up the screen from its feet, so at a steep camera the
     player hides the plates behind them as well as their own, and those stay put too
@@ -1279,7 +1283,7 @@ def _behind_a_body(samples: np.ndarray) -> np.ndarray:
     spot a plate up the screen (steep seed 11's drawn rooms, session 22), and the history
     then restarted at the next step."""
     x, y, view, near = samples[:, 0], samples[:, 1], samples[:, 2], samples[:, 3]
-    spacing = near / 0.3
+    spacing = near / SPOT_NEAR_SPACINGS
     below = y[None, :] - y[:, None]  # [i, j]: how far sample j lies below sample i
     return np.any((view[None, :] == view[:, None]) & (below > 0)
                   & (below <= BODY_SHADOW_SPACINGS * spacing[:, None])
