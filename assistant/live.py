@@ -530,6 +530,16 @@ class LiveReader:
             more = follow_frame(frame, self._last_seen, self.profile, hide_more=True)
             if not more.abstain:
                 reading = more
+        if reading.abstain:
+            # nothing read the ring: a team-mate's weapon across two plates may have
+            # joined their diamonds to each other and to his body (a far, steep view
+            # with team-mates on the plates), so search once more with thin strokes cut
+            # away, on five diamonds if not six, as the searches before it went; only a
+            # reading is taken (pieces of figures are candidates in this search)
+            cut = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
+                             fewer_diamonds=MIN_DIAMONDS_AFTER_LAST_VIEW, cut_strokes=True)
+            if not cut.abstain:
+                reading = cut
         if reading.found:
             self._searches_since_found = 0
         elif self._searches_since_found is not None:

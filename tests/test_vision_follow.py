@@ -931,8 +931,10 @@ def test_the_search_on_five_stops_a_second_after_the_ring_was_last_found(monkeyp
     read = live.read_frame
 
     def spy(frame, profile=None, **options):
-        fives.append(options.get("diamonds_needed") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
-        fresh_goes_on.append(options.get("fewer_diamonds") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
+        if not options.get("cut_strokes"):  # the last try, a pass over gold with no cut
+            fives.append(options.get("diamonds_needed") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
+            fresh_goes_on.append(
+                options.get("fewer_diamonds") == live.MIN_DIAMONDS_AFTER_LAST_VIEW)
         return read(frame, profile, **options)
 
     monkeypatch.setattr(live, "read_frame", spy)
@@ -986,3 +988,61 @@ def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_f
     assert not reading.abstain, reading.reason
     assert len(reading.hidden) == 3
     assert_read_right(reading, frame.scene, (left, top))
+
+
+def test_cutting_thin_strokes_parts_two_diamonds_a_weapon_joins() -> None:
+    """Two diamonds joined by a 3-pixel stroke are one blob, neither compact nor solid;
+    cut apart, each is a diamond. A lone diamond has nothing to cut."""
+    from assistant.vision.locate import _cut_strokes
+
+    mask = np.zeros((60, 120), np.uint8)
+    diamond = np.array([[0, -10], [16, 0], [0, 10], [-16, 0]])
+    cv2.fillPoly(mask, [diamond + np.array([25, 30]), diamond + np.array([95, 30])], 255)
+    limits = (20.0, 5000.0)
+    assert _cut_strokes(mask, limits) == []  # two blobs apart already: nothing cut off
+    joined = mask.copy()
+    joined[29:32, 25:95] = 255  # three pixels wide
+    pieces = _cut_strokes(joined, limits)
+    assert sorted(round(x) for x, _y, _a, _s in pieces) == [25, 95]
+    assert all(abs(y - 30) < 1 for _x, y, _a, _s in pieces)
+    lone = np.zeros((60, 60), np.uint8)
+    cv2.fillPoly(lone, [diamond + np.array([30, 30])], 255)
+    assert _cut_strokes(lone, limits) == []
+
+
+def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() -> None:
+    """A walk-through (seed 21, session 33, 57° of pitch): a team-mate's staff lies across
+    two plates and joins their diamonds to his body, another team-mate and the player hide
+    two more: four whole diamonds, and no search found the ring (the overlay was blank
+    for eight frames). With thin strokes cut away, the ring is found on its plates, the
+    two under people unmatched."""
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.locate import _RING
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
+                        display_scale=display_scale_of(33))
+    after = walk[5]
+    assert after.event == "stepped" and after.hidden == (1, 6)
+    assert locate_ring(after.scene.frame, fewer_needed=5)[0] is None
+    fit, _why = locate_ring(after.scene.frame, cut_strokes=True)
+    assert fit is not None
+    placed = fit.geometry.to_image(_RING)
+    truth = after.scene.plate_centres
+    assert np.hypot(*(placed - truth).T).max() < 0.05 * fit.spacing
+    assert [i for i, seen in enumerate(fit.matched) if not seen] == [1, 6]
+
+
+def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> None:
+    """A walk-through (seed 21, session 1): after a turn, a team-mate's weapon joins
+    diamonds, and neither a search, a follow nor a search on five read the frame. The
+    live reader's last try, a search with thin strokes cut away, reads it: three plates
+    hidden, every other plate right."""
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 21 * 100_003 + 1, source="synthetic",
+                        display_scale=display_scale_of(1))
+    assert walk[21].event == "turn"
+    assert read_frame(walk[21].scene.frame, max_hidden=4, fewer_diamonds=5).abstain
+    assert_session_reads_right(walk[:22], hidden=3)

@@ -122,10 +122,12 @@ class _Blobs:
     centres: np.ndarray  # (n, 2) full-resolution pixels
     areas: np.ndarray  # (n,) full-resolution pixels squared
     solidity: np.ndarray  # (n,) area over its convex hull's: a diamond's is near 1
+    cut: int = 0  # how many of them thin strokes were cut away from (_cut_strokes)
 
 
 def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
-                fewer_needed: int | None = None) -> tuple[RingFit | None, str | None]:
+                fewer_needed: int | None = None, cut_strokes: bool = False,
+                ) -> tuple[RingFit | None, str | None]:
     """Find the ToA ring in a BGR(A) frame, on at least ``diamonds_needed`` diamonds
     (:data:`MIN_DIAMONDS`; the live loop asks for :data:`MIN_DIAMONDS_AFTER_LAST_VIEW`
     when nothing else finds the ring it found a moment ago).
@@ -149,22 +151,22 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
         else (diamonds_needed, fewer_needed)
     for needed in wanted:
         for factor in factors:
-            fit, why = _locate_at(frame, factor, needed, blobs_at)
+            fit, why = _locate_at(frame, factor, needed, blobs_at, cut_strokes)
             if fit is not None or why == "several":
                 return fit, why
     return None, "not-found"
 
 
-def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, _Blobs]
-               ) -> tuple[RingFit | None, str | None]:
+def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, _Blobs],
+               cut_strokes: bool = False) -> tuple[RingFit | None, str | None]:
     """One search at 1/``factor`` resolution; ``blobs_at`` keeps the gold blobs found per
     factor for a second search of the same frame."""
     bgr = frame[..., :3]
     if factor not in blobs_at:
-        blobs_at[factor] = _gold_blobs(frame, factor)
+        blobs_at[factor] = _gold_blobs(frame, factor, cut_strokes=cut_strokes)
     blobs = blobs_at[factor]
-    if len(blobs.areas) < needed:
-        return None, "not-found"
+    if len(blobs.areas) < needed or (cut_strokes and not blobs.cut):
+        return None, "not-found"  # too few, or nothing cut: the plain search found nothing
     # a ring on fewer diamonds than a search trusts must show its frames about most places
     framed = _FRAMED_ON_FEWER if needed < MIN_DIAMONDS else 0
     hypotheses = _ring_hypotheses(blobs, _NEAR_SPANS, needed)
@@ -842,11 +844,15 @@ def roll_skew(homography: np.ndarray) -> float:
     return float(abs(m[0, 1]) / max(math.sqrt(m[0, 0] * m[1, 1]), 1e-12))
 
 
-def _gold_blobs(frame: np.ndarray, factor: int, *, split: bool = True) -> _Blobs:
+def _gold_blobs(frame: np.ndarray, factor: int, *, split: bool = True,
+                cut_strokes: bool = False) -> _Blobs:
     """Gold blobs that could be diamonds. ``split``: also the bright parts of two-tone
     blobs (:func:`_bright_parts`), for searches, where the lattice picks what fits; not
     for checks that one place shows a *whole* diamond, which a bright part of a figure
-    over the plate must not pass."""
+    over the plate must not pass. ``cut_strokes``: also the diamonds a weapon's thin
+    stroke joins to others (:func:`_cut_strokes`), for a fresh search only: a follow
+    matches blobs to the last view's places, where the pieces of a cut figure could
+    match a place its diamond does not."""
     height, width = frame.shape[:2]
     if factor > 1:
         # resize all channels (a BGRA frame from mss is contiguous; its BGR view is not,
@@ -870,9 +876,14 @@ def _gold_blobs(frame: np.ndarray, factor: int, *, split: bool = True) -> _Blobs
         outer = [(contours[i], holes[i]) for i in range(len(contours)) if links[i][3] < 0]
     limits = (_DIAMOND_AREA * 25**2 * 0.25 / factor**2, _DIAMOND_AREA * 150**2 * 2.0 / factor**2)
     found: list[tuple[float, float, float, float]] = []
+    cut = 0
     for contour, hole_area in outer:
         blob = _diamond_blob(contour, hole_area, mask, limits)
         parts = _bright_parts(contour, mask, hsv[..., 2], limits) if split else []
+        if cut_strokes and (blob is None or blob[3] < _CUT_BELOW_SOLIDITY):
+            pieces = _parts_without_strokes(contour, mask, limits, hsv[..., 2])
+            cut += len(pieces)
+            parts = parts + pieces
         if blob is not None:
             found.append(blob)
             # a diamond joined to a figure can still be compact: its bright part, well
@@ -892,7 +903,7 @@ def _gold_blobs(frame: np.ndarray, factor: int, *, split: bool = True) -> _Blobs
         areas = [areas[i] for i in keep]
         solidity = [solidity[i] for i in keep]
     return _Blobs(np.array(centres, np.float64).reshape(-1, 2), np.array(areas, np.float64),
-                  np.array(solidity, np.float64))
+                  np.array(solidity, np.float64), cut)
 
 
 def _diamond_blob(
@@ -933,9 +944,11 @@ _TWO_TONE = 60
 
 
 def _bright_parts(
-    contour: np.ndarray, mask: np.ndarray, value: np.ndarray, limits: tuple[float, float]
+    contour: np.ndarray, mask: np.ndarray, value: np.ndarray, limits: tuple[float, float],
+    *, cut_strokes: bool = False,
 ) -> list[tuple[float, float, float, float]]:
-    """The diamond-like blobs among the bright part of a two-tone gold blob."""
+    """The diamond-like blobs among the bright part of a two-tone gold blob (``cut_strokes``:
+    only those left when thin strokes are cut away from that part)."""
     x, y, w, h = cv2.boundingRect(contour)
     if w * h < limits[0] * 2 or w * h > limits[1] * 10:
         return []
@@ -952,11 +965,66 @@ def _bright_parts(
         return []
     bright = np.where(value[y:y + h, x:x + w] > level, inside, 0).astype(np.uint8)
     parts, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if cut_strokes:  # the bright part may be diamonds joined by a bright weapon
+        return [(bx + x, by + y, area, solidity)
+                for bx, by, area, solidity in _cut_strokes(bright, limits)]
     found = []
     for part in parts:
         blob = _diamond_blob(part, 0.0, bright, limits)
         if blob is not None:
             found.append((blob[0] + x, blob[1] + y, blob[2], blob[3]))
+    return found
+
+
+# A team-mate's gold weapon or staff crossing two diamonds joins them into one blob that is
+# neither compact nor solid: morphological openings this many pixels across cut such thin
+# strokes away (the weapon is about 0.03 of a spacing wide, a diamond 0.33 across), and the
+# diamonds left are candidates too. Only blobs less solid than this are cut (a whole
+# diamond's solidity is 0.85 or more, even far and squeezed).
+_STROKE_CUTS = (3, 5)
+_CUT_BELOW_SOLIDITY = 0.8
+_CUT_FROM_LARGER = 1.5  # a piece's shape before the cut is this much larger, or more
+
+
+def _parts_without_strokes(
+    contour: np.ndarray, mask: np.ndarray, limits: tuple[float, float], value: np.ndarray
+) -> list[tuple[float, float, float, float]]:
+    """The diamond-like blobs left when thin strokes are opened away from a gold blob, or
+    from its bright part (a bright weapon across diamonds joined to a darker body)."""
+    x, y, w, h = cv2.boundingRect(contour)
+    if w * h < limits[0] * 2:
+        return []
+    inside = np.zeros((h, w), np.uint8)
+    cv2.drawContours(inside, [contour], -1, 255, thickness=-1, offset=(-x, -y))
+    inside &= mask[y:y + h, x:x + w]
+    pieces = [(bx + x, by + y, area, solidity)
+              for bx, by, area, solidity in _cut_strokes(inside, limits)]
+    return pieces + _bright_parts(contour, mask, value, limits, cut_strokes=True)
+
+
+def _cut_strokes(inside: np.ndarray, limits: tuple[float, float]
+                 ) -> list[tuple[float, float, float, float]]:
+    """Diamond-like blobs (in ``inside``'s pixels) that openings of :data:`_STROKE_CUTS`
+    part from the shapes joined to them: a piece counts only where the shape it was cut
+    from is far larger (a lone diamond, opened, is itself again and no new candidate)."""
+    _count, labels, stats, _centres = cv2.connectedComponentsWithStats(inside, connectivity=8)
+    found: list[tuple[float, float, float, float]] = []
+    for size in _STROKE_CUTS:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        opened = cv2.morphologyEx(inside, cv2.MORPH_OPEN, kernel)
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for part in parts:
+            blob = _diamond_blob(part, 0.0, opened, limits)
+            if blob is None:
+                continue
+            x, y, area, _solidity = blob
+            shape = labels[min(int(y + 0.5), labels.shape[0] - 1),
+                           min(int(x + 0.5), labels.shape[1] - 1)]
+            if stats[shape, cv2.CC_STAT_AREA] < _CUT_FROM_LARGER * area:
+                continue  # not cut from anything: the shape is this diamond
+            if all(math.hypot(x - fx, y - fy) > 0.5 * math.sqrt(area)
+                   for fx, fy, _a, _s in found):
+                found.append(blob)
     return found
 
 

@@ -305,12 +305,13 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
                max_hidden: int = MAX_HIDDEN,
                set_aside: tuple[tuple[int, int], ...] | None = None,
                diamonds_needed: int = MIN_DIAMONDS,
-               fewer_diamonds: int | None = None) -> Reading:
+               fewer_diamonds: int | None = None, cut_strokes: bool = False) -> Reading:
     """Read the puzzle in a BGR or BGRA frame; at most ``max_hidden`` cells hidden (the
     live loop, whose history fills them in, allows :data:`MAX_HIDDEN_IN_SESSION`).
     ``diamonds_needed``: how many plates must show a diamond to locate the ring
     (:func:`assistant.vision.locate.locate_ring`); ``fewer_diamonds``: how many, when none
-    is found on that many (the same search goes on through the gold it found).
+    is found on that many (the same search goes on through the gold it found);
+    ``cut_strokes``: also among diamonds a thin stroke joins (the live loop's last try).
 
     With a profile that has corners, the grid is placed by them (calibrated mode);
     without corners (or without a profile) the ToA ring is located automatically.
@@ -346,7 +347,8 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
         return _abstain(
             "This profile has no corner positions: calibrate the grid first.", "calibrated"
         )
-    fit, why = locate_ring(whole, diamonds_needed=diamonds_needed, fewer_needed=fewer_diamonds)
+    fit, why = locate_ring(whole, diamonds_needed=diamonds_needed, fewer_needed=fewer_diamonds,
+                           cut_strokes=cut_strokes)
     if fit is None:
         reason = (
             "Two puzzle-like patterns are in view: calibrate to pick one."
