@@ -984,6 +984,7 @@ def _bright_parts(
 _STROKE_CUTS = (3, 5)
 _CUT_BELOW_SOLIDITY = 0.8
 _CUT_FROM_LARGER = 1.5  # a piece's shape before the cut is this much larger, or more
+_MOST_PIECES = 4  # pieces of one blob, at most (a staff across two plates: two)
 
 
 def _parts_without_strokes(
@@ -992,14 +993,16 @@ def _parts_without_strokes(
     """The diamond-like blobs left when thin strokes are opened away from a gold blob, or
     from its bright part (a bright weapon across diamonds joined to a darker body)."""
     x, y, w, h = cv2.boundingRect(contour)
-    if w * h < limits[0] * 2:
-        return []
+    if w * h < limits[0] * 2 or w * h > limits[1] * 10:
+        return []  # too small to hold two diamonds, or a panel, not a figure
     inside = np.zeros((h, w), np.uint8)
     cv2.drawContours(inside, [contour], -1, 255, thickness=-1, offset=(-x, -y))
     inside &= mask[y:y + h, x:x + w]
     pieces = [(bx + x, by + y, area, solidity)
               for bx, by, area, solidity in _cut_strokes(inside, limits)]
-    return pieces + _bright_parts(contour, mask, value, limits, cut_strokes=True)
+    pieces += _bright_parts(contour, mask, value, limits, cut_strokes=True)
+    # a weapon joins a few diamonds; many pieces are a texture cut up, not diamonds
+    return pieces if len(pieces) <= _MOST_PIECES else []
 
 
 def _cut_strokes(inside: np.ndarray, limits: tuple[float, float]
