@@ -1046,3 +1046,33 @@ def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> 
     assert walk[21].event == "turn"
     assert read_frame(walk[21].scene.frame, max_hidden=4, fewer_diamonds=5).abstain
     assert_session_reads_right(walk[:22], hidden=3)
+
+
+def test_a_blob_cut_into_many_pieces_or_a_panel_s_size_gives_no_diamonds() -> None:
+    """Two diamonds a stroke joins give two pieces; six in a row are a pattern cut up, not
+    a weapon across plates, and give none; nor does a gold area a panel's size (the
+    client's brown side panel is gold to the mask, and its opening gave 700 pieces)."""
+    from assistant.vision.locate import _parts_without_strokes
+
+    diamond = np.array([[0, -10], [16, 0], [0, 10], [-16, 0]])
+    limits = (20.0, 2500.0)
+
+    def pieces(count: int, size: tuple[int, int] = (80, 260)) -> list:
+        mask = np.zeros(size, np.uint8)
+        cv2.fillPoly(mask, [diamond + np.array([25 + 40 * i, 40]) for i in range(count)], 255)
+        mask[39:42, 25:25 + 40 * (count - 1)] = 255  # a stroke three pixels wide
+        contour = max(cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                      key=cv2.contourArea)
+        return _parts_without_strokes(contour, mask, limits, mask)
+
+    assert len(pieces(2)) == 2
+    assert pieces(6) == []
+    panel = np.zeros((640, 260), np.uint8)
+    for top in range(0, 620, 26):  # a lattice of diamond-sized cells joined by thin lines
+        for left in range(0, 230, 36):
+            panel[top:top + 20, left:left + 30] = 255
+            panel[top + 9:top + 12, left:left + 36] = 255
+            panel[top:top + 26, left + 14:left + 17] = 255
+    contour = max(cv2.findContours(panel, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
+                  key=cv2.contourArea)
+    assert _parts_without_strokes(contour, panel, limits, panel) == []
