@@ -984,7 +984,7 @@ def _bright_parts(
 _STROKE_CUTS = (3, 5)
 _CUT_BELOW_SOLIDITY = 0.8
 _CUT_FROM_LARGER = 1.5  # a piece's shape before the cut is this much larger, or more
-_MOST_PIECES = 4  # pieces of one blob, at most (a staff across two plates: two)
+_MOST_PIECES = 4  # pieces of one blob, the largest (a staff across two plates: two)
 
 
 def _parts_without_strokes(
@@ -1001,8 +1001,8 @@ def _parts_without_strokes(
     pieces = [(bx + x, by + y, area, solidity)
               for bx, by, area, solidity in _cut_strokes(inside, limits)]
     pieces += _bright_parts(contour, mask, value, limits, cut_strokes=True)
-    # a weapon joins a few diamonds; many pieces are a texture cut up, not diamonds
-    return pieces if len(pieces) <= _MOST_PIECES else []
+    # a weapon joins a few diamonds, and the bits of clothes cut off with them are smaller
+    return sorted(pieces, key=lambda piece: piece[2], reverse=True)[:_MOST_PIECES]
 
 
 def _cut_strokes(inside: np.ndarray, limits: tuple[float, float]
