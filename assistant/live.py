@@ -95,6 +95,12 @@ FIVE_DIAMOND_SEARCHES = 10
 #: room is searched afresh, not followed from where the last one was (another raid's
 #: puzzle, minutes later; a follow of that view fitted a ring on the wrong plates).
 FORGET_VIEW_SECONDS = 5.0
+#: a place a spacing beside a still hidden plate that moved at most this part of a
+#: spacing (or 2 px) kept its row put with it: a pitch, which tells no spot (_keeps_its_row)
+ROW_KEPT_SPACINGS = 0.1
+#: ... while the places a spacing above and below it moved this many times as far (a
+#: zoom or a turn about the player moves places across and up and down alike)
+PITCH_OVER_ACROSS = 3.0
 #: Samples of where the camera draws the player kept (plates hidden in still views).
 SPOT_SAMPLES_KEPT = 40
 #: How near a sample of the spot another of the same place lies, in plate spacings.
@@ -562,6 +568,21 @@ class LiveReader:
         return reading, (0, 0)
 
 
+def _screen_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
+    """The homography taking four screen points ``before`` to ``after`` (the ring's corner
+    plates in two frames); None when they are degenerate."""
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(before, after, strict=True):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs += [u, v]
+    try:
+        h = np.linalg.solve(np.array(rows, np.float64), np.array(rhs, np.float64))
+    except np.linalg.LinAlgError:
+        return None
+    return np.append(h, 1.0).reshape(3, 3)
+
+
 class _GrabFailed(Exception):
     """A grab inside the reader (locating the grid again) failed; ``__cause__`` says why."""
 
@@ -642,6 +663,9 @@ class LiveLoop:
         self._last_corners: np.ndarray | None = None
         self._last_corners_seen: np.ndarray | None = None  # per corner: read, not hidden
         self._view_shift: float | None = None
+        # the screen's motion since the frame before, from the corner plates (a
+        # homography, for _pitch_keeps_the_row); None without two views to compare
+        self._view_motion: np.ndarray | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
         # views of the camera so far: one more each time it moved (_note_view); the spot's
@@ -962,14 +986,15 @@ class LiveLoop:
         if view is None:
             self._statue, self._statue_geometry = None, None
             self._last_corners, self._view_shift, self._still = None, None, False
-            self._last_corners_seen = None
+            self._last_corners_seen, self._view_motion = None, None
             return
         seen = np.array([cell not in hidden for cell in _CORNER_CELLS])
         before, self._last_corners = self._last_corners, view
         seen_before, self._last_corners_seen = self._last_corners_seen, seen
         if before is None:
-            self._view_shift = None
+            self._view_shift, self._view_motion = None, None
         else:
+            self._view_motion = _screen_motion(before, view)
             both = seen & seen_before if seen_before is not None else seen
             moved = np.abs(view - before).max(axis=1)
             self._view_shift = float((moved[both] if both.sum() >= 2 else moved).max())
@@ -1173,11 +1198,32 @@ class LiveLoop:
                 # the ring moved about it (the camera turned or zoomed about the player):
                 # no team-mate's plate stays put through that
                 moved = self._view_shift is not None and self._view_shift > max(
-                    4.0, 0.1 * spacing)
+                    4.0, 0.1 * spacing) and not self._keeps_its_row(here, spacing)
                 self._spot_samples.append((float(here[0]), float(here[1]), view_number,
                                            SPOT_NEAR_SPACINGS * spacing, int(moved)))
                 self._spot_cache = None
         self._last_hidden = hidden
+
+    def _keeps_its_row(self, here: np.ndarray, spacing: float) -> bool:
+        """Whether the view's motion since the frame before kept the places a spacing to
+        either side of ``here`` put too. A camera pitching about the player turns the view
+        about the floor's line through the player, across the screen: a team-mate's plate
+        on that line, beside the player's at the same height, stays put through the pitch
+        as the player's does, so such a sample does not single out the player (steep seed
+        20, session 30: a team-mate's plate, sampled at a pitch, was trusted as the spot,
+        and the session told again from it showed a wrong answer). A turn or a zoom about
+        the player keeps no other place put."""
+        if self._view_motion is None:
+            return False
+        # beside it across the screen, and above and below it: a zoom or a turn moves
+        # both pairs alike, a pitch the pair across far less than the pair up and down
+        probes = here + np.array([[-spacing, 0.0], [spacing, 0.0],
+                                  [0.0, -spacing], [0.0, spacing]])
+        image = np.column_stack([probes, np.ones(4)]) @ self._view_motion.T
+        moved = np.hypot(*(image[:, :2] / image[:, 2:] - probes).T)
+        across, up_down = moved[:2].max(), moved[2:].max()
+        return bool(across <= max(2.0, ROW_KEPT_SPACINGS * spacing)
+                    and up_down >= PITCH_OVER_ACROSS * across)
 
     def _with_objective(self, board: Board) -> Board:
         if self.objective is not None and self.objective != board.objective:

@@ -388,17 +388,16 @@ def test_the_next_raids_room_is_searched_afresh_not_followed_from_the_last():
         assert judge_state(state, frame) != "wrong", index
 
 
-@pytest.mark.xfail(strict=True, reason="known wrong frame, not yet fixed: the player at "
-                   "the end of a column at 68° hides the column's three plates, and the "
-                   "session told again puts him on the wrong plate")
 def test_a_pitch_after_a_step_onto_a_column_hidden_by_the_body_shows_no_wrong_mark():
     """A held-out walk-through (steep seed 20, session 30, drawn and screenshot rooms
     alike): the player steps onto the bottom-right plate with the camera at 68° looking
-    up its column, so his body hides all three plates of the column on screen; the spot
-    is trusted and the session is told again; the camera then pitches to 55° and the
-    overlay shows a wrong answer (the plate beside his, hidden, taken as unlit) for one
-    frame. Found by bench-walk on the twenty-third session's first run of this seed; the
-    code before that session shows it too."""
+    up its column, so his body hides all three plates of the column on screen, and a
+    team-mate stands on the bottom-left plate. The camera pitches to 55° about the
+    player: the team-mate's plate, at the player's height on screen, stays put as his
+    does, and was trusted as the spot on that one sample (a view that moved about it);
+    the session told again from it showed a wrong answer for one frame. A pitch keeps
+    the row through the player put, so such a sample no longer trusts the spot alone.
+    Found by bench-walk on this seed's first run; the code before showed it too."""
     walk = walk_through(None, 20 * 100_003 + 30, source="synthetic",
                         pitch_range=(55.0, 68.0))
     sequence = PictureSequence()
