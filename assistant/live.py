@@ -664,7 +664,7 @@ class LiveLoop:
         self._last_corners_seen: np.ndarray | None = None  # per corner: read, not hidden
         self._view_shift: float | None = None
         # the screen's motion since the frame before, from the corner plates (a
-        # homography, for _pitch_keeps_the_row); None without two views to compare
+        # homography, for _keeps_its_row); None without two views to compare
         self._view_motion: np.ndarray | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
