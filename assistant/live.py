@@ -57,7 +57,12 @@ from assistant.route_overlay import (
     tile_point,
 )
 from assistant.solver import solve
-from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, GridGeometry
+from assistant.vision.geometry import (
+    MARK_INNER_RADIUS,
+    MARK_OUTER_RADIUS,
+    GridGeometry,
+    geometry_from_corners,
+)
 from assistant.vision.locate import (
     MIN_DIAMONDS_AFTER_LAST_VIEW,
     agrees_with_last_view,
@@ -568,21 +573,6 @@ class LiveReader:
         return reading, (0, 0)
 
 
-def _screen_motion(before: np.ndarray, after: np.ndarray) -> np.ndarray | None:
-    """The homography taking four screen points ``before`` to ``after`` (the ring's corner
-    plates in two frames); None when they are degenerate."""
-    rows, rhs = [], []
-    for (x, y), (u, v) in zip(before, after, strict=True):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
-        rhs += [u, v]
-    try:
-        h = np.linalg.solve(np.array(rows, np.float64), np.array(rhs, np.float64))
-    except np.linalg.LinAlgError:
-        return None
-    return np.append(h, 1.0).reshape(3, 3)
-
-
 class _GrabFailed(Exception):
     """A grab inside the reader (locating the grid again) failed; ``__cause__`` says why."""
 
@@ -663,9 +653,8 @@ class LiveLoop:
         self._last_corners: np.ndarray | None = None
         self._last_corners_seen: np.ndarray | None = None  # per corner: read, not hidden
         self._view_shift: float | None = None
-        # the screen's motion since the frame before, from the corner plates (a
-        # homography, for _keeps_its_row); None without two views to compare
-        self._view_motion: np.ndarray | None = None
+        # the view's corners in the frame before this one (for _keeps_its_row)
+        self._corners_before: np.ndarray | None = None
         self._still = False
         self._way_in_spot: tuple[float, float] | None = None
         # views of the camera so far: one more each time it moved (_note_view); the spot's
@@ -986,15 +975,15 @@ class LiveLoop:
         if view is None:
             self._statue, self._statue_geometry = None, None
             self._last_corners, self._view_shift, self._still = None, None, False
-            self._last_corners_seen, self._view_motion = None, None
+            self._last_corners_seen, self._corners_before = None, None
             return
         seen = np.array([cell not in hidden for cell in _CORNER_CELLS])
         before, self._last_corners = self._last_corners, view
+        self._corners_before = before
         seen_before, self._last_corners_seen = self._last_corners_seen, seen
         if before is None:
-            self._view_shift, self._view_motion = None, None
+            self._view_shift = None
         else:
-            self._view_motion = _screen_motion(before, view)
             both = seen & seen_before if seen_before is not None else seen
             moved = np.abs(view - before).max(axis=1)
             self._view_shift = float((moved[both] if both.sum() >= 2 else moved).max())
@@ -1213,14 +1202,18 @@ class LiveLoop:
         20, session 30: a team-mate's plate, sampled at a pitch, was trusted as the spot,
         and the session told again from it showed a wrong answer). A turn or a zoom about
         the player keeps no other place put."""
-        if self._view_motion is None:
+        if self._corners_before is None or self._last_corners is None:
+            return False
+        try:  # the floor as the view before and this one show it (the corners name both)
+            before = geometry_from_corners(3, 3, self._corners_before)
+            now = geometry_from_corners(3, 3, self._last_corners)
+        except ValueError:
             return False
         # beside it across the screen, and above and below it: a zoom or a turn moves
         # both pairs alike, a pitch the pair across far less than the pair up and down
         probes = here + np.array([[-spacing, 0.0], [spacing, 0.0],
                                   [0.0, -spacing], [0.0, spacing]])
-        image = np.column_stack([probes, np.ones(4)]) @ self._view_motion.T
-        moved = np.hypot(*(image[:, :2] / image[:, 2:] - probes).T)
+        moved = np.hypot(*(now.to_image(before.to_grid(probes)) - probes).T)
         across, up_down = moved[:2].max(), moved[2:].max()
         return bool(across <= max(2.0, ROW_KEPT_SPACINGS * spacing)
                     and up_down >= PITCH_OVER_ACROSS * across)

@@ -547,16 +547,3 @@ def test_a_plate_just_above_another_hidden_one_of_its_view_is_behind_a_body() ->
     assert _behind_a_body(samples).tolist() == [False, True, True, False, False, False,
                                                False]
 
-
-def test_the_screen_s_motion_between_two_views_is_the_corners_homography():
-    """Four corner plates before and after give the homography of the screen between the
-    views (what a pitch keeps put is read from it); a degenerate set gives None."""
-    from assistant.live import _screen_motion
-
-    truth = np.array([[1.1, 0.05, 12.0], [-0.02, 0.8, -7.0], [1e-4, 2e-4, 1.0]])
-    before = np.array([[100.0, 120.0], [300.0, 110.0], [90.0, 260.0], [320.0, 280.0]])
-    image = np.column_stack([before, np.ones(4)]) @ truth.T
-    after = image[:, :2] / image[:, 2:]
-    motion = _screen_motion(before, after)
-    assert motion is not None and np.allclose(motion, truth, atol=1e-6)
-    assert _screen_motion(np.zeros((4, 2)), after) is None
