@@ -99,10 +99,13 @@ GAME_TICK_SECONDS = 0.6
 SECONDS_PER_STEP = GAME_TICK_SECONDS / 2
 #: Two steps are a game tick apart at least (plates are never next to each other: the
 #: player enters the next one a tick later at a run), so a step seen between two readings
-#: less than this apart from the reading before the last step's (half a tick: twice as
-#: cautious, for the capture's jitter) is no step of the player's: a walk over plates that
-#: hides one and then the next is no pair of steps a tenth of a second apart.
-STEP_SPACING_SECONDS = GAME_TICK_SECONDS / 2
+#: less than this apart from the reading before the last step's is no step of the
+#: player's: a walk over plates that hides one and then the next is no pair of steps a
+#: tenth of a second apart, nor a step onto a hidden plate a moment after a step seen.
+#: That reading was taken before the last step showed, so the two are a tick apart at
+#: least, less how much later the last step reached the screen than this one: three
+#: quarters of a tick leaves 0.15 s for that (a frame and a half of the live loop).
+STEP_SPACING_SECONDS = GAME_TICK_SECONDS * 0.75
 #: Readings missed in a row that may hide one more step, when no times are given: a step
 #: takes at least a game tick, six frames of the live loop at 10 fps, so three is twice
 #: as cautious.

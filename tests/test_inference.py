@@ -572,9 +572,10 @@ def _ring_neighbours(plate: tuple[int, int]) -> list[tuple[int, int]]:
     return [b if a == plate else a for a, b in _neighbours_in_ring() if plate in (a, b)]
 
 
-def _stand_on(history: BoardHistory, board, plate: tuple[int, int], frames: int = 2) -> None:
-    """Still frames of the player standing on ``plate``: the next step is a game tick
-    after the last one (:data:`STEP_SPACING_SECONDS`), never the next frame's."""
+def _stand_on(history: BoardHistory, board, plate: tuple[int, int], frames: int = 4) -> None:
+    """Still frames of the player standing on ``plate``, so that the next frame's step
+    comes a game tick after the last one began (the reading before it and four still
+    frames: six tenths of a second), as in the game (:data:`STEP_SPACING_SECONDS`)."""
     for _ in range(frames):
         history.update(reading_of(board, angle_deg=12), 0.1, anchors=(_on(plate), _on(plate)))
 
@@ -958,7 +959,8 @@ def test_a_walk_over_hidden_plates_is_no_pair_of_steps_a_frame_apart(direction):
     over two ring neighbours of it and, the next frame, over the plate beyond them, hiding
     each in turn. One step onto the first pair, then another onto the next, would explain
     the frames as well as no step at all, but two steps are a game tick apart: a frame
-    apart the walk decides the board; half a tick apart it does not (the case exists).
+    apart the walk decides the board; readings half a tick apart, whose second step would
+    come a tick after the reading before the first, do not (the case exists).
     Exhaustively over every board, plate and direction around the ring."""
     undecided_slow = 0
     for board in all_toa_boards():
@@ -973,11 +975,35 @@ def test_a_walk_over_hidden_plates_is_no_pair_of_steps_a_frame_apart(direction):
                 history.update(reading_of(board, pair, angle_deg=12), seconds)
                 last = history.update(reading_of(board, beyond, angle_deg=12), seconds)
                 assert board in last.candidates
-                if seconds < STEP_SPACING_SECONDS:
+                # the first step's transition began a reading before it: the second
+                # step would come two intervals after that
+                if 2 * seconds < STEP_SPACING_SECONDS:
                     assert last.board == board, (board.format(), i, direction)
                 else:
                     undecided_slow += not last.certain
     assert undecided_slow > 0
+
+
+def test_a_trio_hidden_a_moment_after_a_step_seen_hides_no_second_step():
+    """The player steps onto ``q`` in view; a moment later (less than a game tick after the
+    reading before that step) a body hides ``p`` and both its ring neighbours. A step onto
+    ``p`` would explain the frame as well as none, but the player enters the next plate a
+    tick after the last at the earliest, so the board is certain; a tick after, the case
+    is open (both kept). Exhaustively over every start, ``q`` and ``p``."""
+    for start in all_toa_boards()[::4]:
+        for q, p in itertools.permutations(TOA_PLATES, 2):
+            before = start.press(*q)
+            covered = [p, *_ring_neighbours(p)]
+            history = BoardHistory()
+            history.update(reading_of(start, angle_deg=12))
+            history.update(reading_of(before, angle_deg=12), 0.1)  # the step onto q
+            for _ in range(2):
+                history.update(reading_of(before, angle_deg=12), 0.1)
+            soon = history.update(reading_of(before, covered, angle_deg=12), 0.1)
+            assert soon.board == before, (start.format(), q, p)
+            for _ in range(2):
+                later = history.update(reading_of(before, covered, angle_deg=12), 0.1)
+            assert set(later.candidates) == {before, before.press(*p)}, (start.format(), q, p)
 
 
 def test_steps_a_game_tick_apart_are_always_kept():
