@@ -362,9 +362,10 @@ def test_a_small_player_from_above_blending_with_his_plate_is_hidden_not_a_third
 
 
 def test_one_cell_between_two_clear_looks_is_covered():
-    """The cell midway between two tight looks is set aside; with two such cells, or a
-    cell beyond both looks, nothing is (the looks themselves are then in doubt)."""
-    from assistant.vision.appearance import _between_looks
+    """The cell midway between two tight looks is set aside, and so is one darker than the
+    darker look by more than half the gap; with two such cells, or a cell beyond the
+    lighter look, nothing is (the looks themselves are then in doubt)."""
+    from assistant.vision.appearance import _below_looks, _between_looks
 
     one = np.array([3.67, 3.67, 3.68, 4.04, 4.44, 4.45, 4.44, 4.43])
     assert _between_looks(one, 0.25) == 3
@@ -372,6 +373,25 @@ def test_one_cell_between_two_clear_looks_is_covered():
     assert _between_looks(two, 0.25) is None
     beyond = np.array([3.67, 3.67, 3.68, 4.9, 4.44, 4.45, 4.44, 4.43])
     assert _between_looks(beyond, 0.25) is None
+    assert _below_looks(beyond, 0.25) is None
+    below = np.array([3.67, 3.67, 3.68, 3.2, 4.44, 4.45, 4.44, 4.43])
+    assert _below_looks(below, 0.25) == 3
+    just_below = np.array([3.67, 3.67, 3.68, 3.4, 4.44, 4.45, 4.44, 4.43])
+    assert _below_looks(just_below, 0.25) is None
+
+
+def test_a_cloak_over_the_whole_of_a_tiny_plate_is_hidden_not_a_third_look():
+    """At 68° (steep seed 5, session 31, frame 13: 54 px a spacing) a team-mate's grey
+    cloak covers the whole of a lit plate evenly: its feature lies far below the unlit
+    plates', the darker look spread too wide for the gap, and the frame was "Can't tell
+    lit from unlit". That plate is set aside; no plate is misread and six are read."""
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 5 * 100_003 + 31, source="synthetic",
+                         display_scale=display_scale_of(31), pitch_range=(55.0, 68.0))[13]
+    read, hidden = _no_plate_misread(frame)
+    assert (read, hidden) == (6, 2)
 
 
 @pytest.mark.parametrize(("session", "index"), [(6 * 100_003 + 4, 1), (4 * 100_003 + 31, 1)])

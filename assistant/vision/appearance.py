@@ -261,11 +261,14 @@ def classify(
         if foreign.any() and not foreign.all():
             return Decision(None, confidence, features, "covered",
                             int(np.flatnonzero(foreign)[0]))
-    between = _between_looks(features, gap_min)
+    between = _below_looks(features, gap_min)
+    if between is None:
+        between = _between_looks(features, gap_min)
     if between is not None:
         # one cell evenly mixed from both looks (a small figure centred on a plate, seen
-        # from above, blends with it in every sector) between two clear looks: it is
-        # covered, not a third look that leaves the frame unreadable
+        # from above, blends with it in every sector) between two clear looks, or one
+        # darker than both (a figure's grey cloak over the whole of a tiny plate at a
+        # steep camera): it is covered, not a third look that leaves the frame unreadable
         return Decision(None, confidence, features, "covered", between)
     if float(np.ptp(features)) > gap_min * 0.8:
         # neither one look nor two clearly separated looks
@@ -281,23 +284,45 @@ def _two_looks(ranked: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     return float(gaps[split]), ranked[: split + 1], ranked[split + 1 :]
 
 
+def _clear_looks(features: np.ndarray,
+                 gap_min: float) -> tuple[float, np.ndarray, np.ndarray] | None:
+    """The two looks the cells show clearly (each on two cells at least, the gap between
+    them wide and wider than either look's own spread) as (gap, low, high), or None."""
+    if len(features) < 4:
+        return None
+    gap, low, high = _two_looks(np.sort(features))
+    spread = max(float(np.ptp(low)), float(np.ptp(high)))
+    if len(low) >= 2 and len(high) >= 2 and gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
+        return gap, low, high
+    return None
+
+
 def _between_looks(features: np.ndarray, gap_min: float) -> int | None:
     """The one cell (of cells whose sectors all agree) whose feature lies inside the gap of
-    two clear looks that the other cells show (each look on two cells at least), or None.
-    Left in, it splits the gap in two halves neither of which clears the spread test."""
+    two clear looks that the other cells show, or None. Left in, it splits the gap in two
+    halves neither of which clears the spread test."""
     found = None
     for i in range(len(features)):
-        others = np.sort(np.delete(features, i))
-        if len(others) < 4:
-            return None
-        gap, low, high = _two_looks(others)
-        spread = max(float(np.ptp(low)), float(np.ptp(high)))
-        if (len(low) >= 2 and len(high) >= 2 and gap >= gap_min
-                and gap >= _GAP_OVER_SPREAD * spread and low[-1] < features[i] < high[0]):
+        looks = _clear_looks(np.delete(features, i), gap_min)
+        if looks is not None and looks[1][-1] < features[i] < looks[2][0]:
             if found is not None:
                 return None
             found = int(i)
     return found
+
+
+def _below_looks(features: np.ndarray, gap_min: float) -> int | None:
+    """The darkest cell when it lies below the darker of two clear looks that the other
+    cells show by more than half the gap between them (something dark over the whole
+    plate: a figure's cloak over a tiny plate at a steep camera), or None. Left in, it
+    widens the darker look past the spread test. A cell beyond the lighter look is not
+    set aside: a plate lit in a brighter spot of the room would be, and the looks are
+    then in doubt."""
+    darkest = int(np.argmin(features))
+    looks = _clear_looks(np.delete(features, darkest), gap_min)
+    if looks is not None and features[darkest] < looks[1][0] - looks[0] / 2:
+        return darkest
+    return None
 
 
 def _all_alike(
