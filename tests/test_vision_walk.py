@@ -731,6 +731,28 @@ def test_a_corner_and_both_its_neighbours_hidden_leave_nothing_placed():
     assert sorted(result.values()) == ["hidden"] * 2 + ["right"] * 6
 
 
+def test_a_corner_placed_through_a_covered_neighbour_s_blob_is_not_placed():
+    """At 68° on the screenshot's floor, 125% display scaling (held-out steep seed 21,
+    session 34, frame 11, the camera just pitched) the player stands on an edge plate and
+    hides it, its corner and the corner's other neighbour. The locator matched six blobs,
+    his plate's among them, 10 pixels off under his body, with the fit at 0.013 (tight):
+    the corner beyond it, placed by extrapolation, came 18 pixels off, and the overlay's
+    mark on it missed the plate (a wrong frame of the session). The reading abstains;
+    the fit through all six is no better than the blob it leans on."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 21 * 100_003 + 34, source="screenshot",
+                         display_scale=display_scale_of(34), **STEEP)[11]
+    assert frame.camera.pitch_deg == 68.0 and frame.player_plate is not None
+    reading = read_frame(frame.scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION)
+    assert reading.abstain and "corner plate and both its neighbours" in reading.reason
+
+
 @pytest.mark.parametrize("index", [10, 11])
 def test_gold_boots_over_all_of_a_lone_lit_plate_s_middle_are_not_read_unlit(index):
     """At 62° and 150% display scaling (the drawn steep seed 7, session 17, frames 10 and
