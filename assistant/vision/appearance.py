@@ -261,15 +261,15 @@ def classify(
         if foreign.any() and not foreign.all():
             return Decision(None, confidence, features, "covered",
                             int(np.flatnonzero(foreign)[0]))
-    between = _below_looks(features, gap_min)
-    if between is None:
-        between = _between_looks(features, gap_min)
-    if between is not None:
+    odd_one = _below_looks(features, gap_min)
+    if odd_one is None:
+        odd_one = _between_looks(features, gap_min)
+    if odd_one is not None:
         # one cell evenly mixed from both looks (a small figure centred on a plate, seen
         # from above, blends with it in every sector) between two clear looks, or one
         # darker than both (a figure's grey cloak over the whole of a tiny plate at a
         # steep camera): it is covered, not a third look that leaves the frame unreadable
-        return Decision(None, confidence, features, "covered", between)
+        return Decision(None, confidence, features, "covered", odd_one)
     if float(np.ptp(features)) > gap_min * 0.8:
         # neither one look nor two clearly separated looks
         return Decision(None, confidence, features, "ambiguous")

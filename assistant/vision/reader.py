@@ -379,11 +379,11 @@ def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], 
     neighbours, two or three of which the ring was fitted to (``unmatched``: the places
     it was not), or one of the neighbours and not the corner, or only the corner with the
     fit loose (``fit_error``, RMS in spacings, :data:`assistant.vision.locate.LOOSE_FIT`
-    or more). The locator matched partly
-    covered diamonds too; the five plates read lie on the two opposite sides, two lines
-    that fix the fit nowhere else, so nothing read checks where the covered blobs pulled
-    the three hidden places. At 64° a team-mate and the player over such a corner put
-    them 19 pixels off (half the foreshortened spacing): the marks missed their plates.
+    or more). The locator matched partly covered diamonds too; the five plates read lie
+    on the two opposite sides, two lines that fix the fit nowhere else, so nothing read
+    checks where the covered blobs pulled the three hidden places. At 64° a team-mate
+    and the player over such a corner put them 19 pixels off (half the foreshortened
+    spacing): the marks missed their plates.
     One covered blob among six pulls less, and such readings were right (the player at
     the way in hiding a corner's neighbours, the corner behind him), while the fit stays
     tight: a covered corner's blob 12 pixels off its diamond (a seed never looked into
