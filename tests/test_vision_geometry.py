@@ -195,11 +195,11 @@ def test_an_evenly_noisy_loose_fit_refines_no_core(monkeypatch):
     areas, ok, nearest = np.full(8, 100.0), np.ones(8, bool), np.arange(8)
     found = locate._refine(centres, areas, ok, nearest, spacing, locate.MIN_DIAMONDS)
     assert isinstance(found, tuple) and len(found[2]) == 8
-    assert locate._score_error(found) > locate._EXACT_RING_FIT
+    assert locate._score_error(found) > locate.EXACT_RING_FIT
 
     def exact(core) -> bool:
         fit = locate._fit(centres, core, nearest)
-        return locate._fit_error(centres, core, nearest, fit) / spacing <= locate._EXACT_RING_FIT
+        return locate._fit_error(centres, core, nearest, fit) / spacing <= locate.EXACT_RING_FIT
 
     cores = [np.isin(np.arange(8), left_out, invert=True)
              for size in (1, 2) for left_out in itertools.combinations(range(8), size)]
@@ -254,7 +254,7 @@ def test_the_quick_core_fits_agree_with_opencv_s_fit():
             exact = locate._fit_error(centres, chosen, np.arange(8), fit)
             mapped = cv2.perspectiveTransform(locate._RING[out].reshape(-1, 1, 2), fit)
             opencv_far = float(np.max(np.hypot(*(mapped.reshape(-1, 2) - centres[out]).T)))
-            if exact <= 2 * locate._EXACT_RING_FIT * spacing:
+            if exact <= 2 * locate.EXACT_RING_FIT * spacing:
                 near_bar += 1
                 worst_error = max(worst_error, abs(error - exact) / exact)
                 worst_far = max(worst_far, abs(far - opencv_far) / opencv_far)

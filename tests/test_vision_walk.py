@@ -737,8 +737,10 @@ def test_a_corner_placed_through_a_covered_neighbour_s_blob_is_not_placed():
     hides it, its corner and the corner's other neighbour. The locator matched six blobs,
     his plate's among them, 10 pixels off under his body, with the fit at 0.013 (tight):
     the corner beyond it, placed by extrapolation, came 18 pixels off, and the overlay's
-    mark on it missed the plate (a wrong frame of the session). The reading abstains;
-    the fit through all six is no better than the blob it leans on."""
+    mark on it missed the plate (a wrong frame of the session). A fit that leaned on a
+    pulled blob is not exact (the ring's own diamonds fit to 0.01), and the reading
+    abstains. The drawn rooms' session 33, frame 10 (the same three plates hidden about
+    another corner, the fit at 0.007) is read: its corner lands on its plate."""
     from conftest import shared_file
 
     from assistant.commands.bench_walk import display_scale_of
@@ -751,6 +753,9 @@ def test_a_corner_placed_through_a_covered_neighbour_s_blob_is_not_placed():
     assert frame.camera.pitch_deg == 68.0 and frame.player_plate is not None
     reading = read_frame(frame.scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION)
     assert reading.abstain and "corner plate and both its neighbours" in reading.reason
+    exact = walk_through(None, 21 * 100_003 + 33, source="synthetic",
+                         display_scale=display_scale_of(33), **STEEP)[10]
+    assert _no_plate_misread(exact) == (5, 3)
 
 
 @pytest.mark.parametrize("index", [10, 11])

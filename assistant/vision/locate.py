@@ -72,11 +72,11 @@ _FRAMED_PLATES_BESIDE_BODIES = 7
 # The plate frame's band, between the diamond (|u| + |v| = 0.165) and the octagon (0.28),
 # in grid units; where it is thinner than this many pixels across (the median plate, the
 # thinnest way), its colour does not show, and a search's six diamonds or more on an exact
-# ring over an even floor (fit error at most _EXACT_RING_FIT of the spacing) are taken
+# ring over an even floor (fit error at most EXACT_RING_FIT of the spacing) are taken
 # without it (six: at 68° a player on a middle plate hides the one behind him too)
 _FRAME_BAND = 0.115
 _THIN_FRAME_PX = 3.0
-_EXACT_RING_FIT = 0.01
+EXACT_RING_FIT = 0.01
 # a core whose quick fit (_quick_core_fits) is this far over the exact bar is not exact,
 # and one that puts every blob it left out this far inside _OUTLIER takes them back
 _QUICK_FIT_MARGIN = 1.25
@@ -270,7 +270,7 @@ def _accepted_rings(bgr, blobs, hypotheses, framed_needed: int = 0
         fit = _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed)
         if fit is None:
             continue
-        if _score_error((score, homography, members, middle_blob)) > _EXACT_RING_FIT:
+        if _score_error((score, homography, members, middle_blob)) > EXACT_RING_FIT:
             score, fit, members = _better_framed_tight(
                 bgr, blobs, hypotheses[index + 1:], (score, fit, members), framed_needed)
         accepted.append((score, fit, members))
@@ -291,7 +291,7 @@ def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
     if middle_blob and _middle_is_framed(bgr, homography):
         return None  # a ninth plate in the middle: not the ToA ring
     fit = _labelled_fit(homography, blobs, members)
-    if unframed and fit.fit_error > _EXACT_RING_FIT:
+    if unframed and fit.fit_error > EXACT_RING_FIT:
         return None
     if framed_needed and not _framed_about(bgr, fit, framed_needed):
         return None
@@ -315,7 +315,7 @@ def _better_framed_tight(bgr, blobs, later, taken, framed_needed
     for hypothesis in later:
         other_score, homography, other, middle_blob = hypothesis
         if (len(other & members) < 4 or len(other) < len(members)
-                or _score_error(hypothesis) > _EXACT_RING_FIT):
+                or _score_error(hypothesis) > EXACT_RING_FIT):
             continue
         other_fit = _checked_ring(bgr, blobs, homography, other, middle_blob, framed_needed)
         if other_fit is None:
@@ -1128,7 +1128,7 @@ def _tight_alternatives(
 ) -> list[tuple[float, np.ndarray, frozenset[int], bool]]:
     """Other rings through a first match whose refined fit (``found``) came out loose:
     each way of leaving one or two of its blobs out that the rest fit exactly (a
-    perspective view of the floor fits to :data:`_EXACT_RING_FIT`), refined from there.
+    perspective view of the floor fits to :data:`EXACT_RING_FIT`), refined from there.
 
     Why: at a far zoom two figures' blobs can lie within the first guess's tolerance of
     two places: a player's legs merged with his plate's diamond, and his head where the
@@ -1143,7 +1143,7 @@ def _tight_alternatives(
     first match. Evenly noisy blobs make many such cores: in the demo room, where the
     capture holds the overlay's own marks around plates the camera has moved, refining
     them all made each search there half as long again, and none of them new."""
-    if _score_error(found) <= _EXACT_RING_FIT or int(ok.sum()) <= needed:
+    if _score_error(found) <= EXACT_RING_FIT or int(ok.sum()) <= needed:
         return []
     matched = [int(place) for place in np.flatnonzero(ok)]
     left_outs = [left_out for size in (1, 2) if len(matched) - size >= needed
@@ -1156,13 +1156,13 @@ def _tight_alternatives(
     out: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
     for left_out, error, off in zip(left_outs, quick_error / spacing, farthest / spacing,
                                     strict=True):
-        if error > _EXACT_RING_FIT * _QUICK_FIT_MARGIN or off <= _OUTLIER / _QUICK_FIT_MARGIN:
+        if error > EXACT_RING_FIT * _QUICK_FIT_MARGIN or off <= _OUTLIER / _QUICK_FIT_MARGIN:
             continue  # not exact, or its fit takes back every blob left out
         core = ok.copy()
         core[list(left_out)] = False
         homography = _fit(pts, core, nearest)
         if homography is None or (_fit_error(pts, core, nearest, homography) / spacing
-                                  > _EXACT_RING_FIT):
+                                  > EXACT_RING_FIT):
             continue
         places = cv2.perspectiveTransform(_RING[list(left_out)].reshape(-1, 1, 2),
                                           homography).reshape(-1, 2)
@@ -1170,7 +1170,7 @@ def _tight_alternatives(
             continue  # the core's fit takes them all back
         again = _refine(pts, areas, core, nearest, spacing, needed)
         if isinstance(again, tuple) and again[2] != found[2] \
-                and _score_error(again) <= _EXACT_RING_FIT:
+                and _score_error(again) <= EXACT_RING_FIT:
             out.append(again)
     return out
 
@@ -1556,7 +1556,7 @@ def _frames_too_thin(homography: np.ndarray) -> bool:
 
 def _framed_past_seeing(bgr: np.ndarray, homography: np.ndarray, members: int) -> bool:
     """Could a lattice through ``members`` diamonds whose frames do not show as purple
-    still be the ring (its fit is then held to :data:`_EXACT_RING_FIT`)? Over an even
+    still be the ring (its fit is then held to :data:`EXACT_RING_FIT`)? Over an even
     floor: six diamonds or more where the frames' band is too thin to show its colour,
     or seven or more where six places still show it on two sides (a steep camera squeezes
     the far and near sides to a pixel, which display scaling blurs away; left and right

@@ -37,6 +37,7 @@ from assistant.vision.geometry import (
     pixels_at,
 )
 from assistant.vision.locate import (
+    EXACT_RING_FIT,
     LOOSE_FIT,
     MIN_DIAMONDS,
     follow_ring,
@@ -377,9 +378,10 @@ def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], 
                             fit_error: float) -> Reading:
     """``reading``, or an abstention when it hides a corner plate and both its ring
     neighbours, two or three of which the ring was fitted to (``unmatched``: the places
-    it was not), or one of the neighbours and not the corner, or only the corner with the
-    fit loose (``fit_error``, RMS in spacings, :data:`assistant.vision.locate.LOOSE_FIT`
-    or more). The locator matched partly covered diamonds too; the five plates read lie
+    it was not), or one of the neighbours and not the corner with the fit not exact
+    (:data:`assistant.vision.locate.EXACT_RING_FIT`), or only the corner with the fit
+    loose (``fit_error``, RMS in spacings, :data:`assistant.vision.locate.LOOSE_FIT` or
+    more). The locator matched partly covered diamonds too; the five plates read lie
     on the two opposite sides, two lines that fix the fit nowhere else, so nothing read
     checks where the covered blobs pulled the three hidden places. At 64° a team-mate
     and the player over such a corner put them 19 pixels off (half the foreshortened
@@ -391,14 +393,17 @@ def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], 
     third of the spacing off, where the overlay marked it undecided. A covered
     neighbour's blob is another matter: the corner beyond it is placed by extrapolation
     through it, and at 68° the player's own plate, its blob 10 pixels off under his body,
-    put the corner 18 pixels off (a quarter of the spacing across) with the fit at 0.013:
-    the overlay's mark missed the plate stepped on (held-out steep seed 21, screenshot
-    rooms, session 34, frame 11)."""
+    put the corner 18 pixels off (a quarter of the spacing across) with the fit at 0.013,
+    beyond the 0.01 the ring's own diamonds fit to: the overlay's mark missed the plate
+    stepped on (held-out steep seed 21, screenshot rooms, session 34, frame 11). Through
+    a blob that pulled less, the fit stays exact (0.007 on that seed's drawn session 33,
+    frames 10-12, where the corner landed on its plate) and the reading is kept."""
     hidden, fitted = set(reading.hidden), set(reading.hidden) - set(unmatched)
     loose = fit_error >= LOOSE_FIT
     if reading.abstain or not any(
             trio <= hidden and (len(trio & fitted) >= 2 or loose
-                                or (trio & fitted and corner not in fitted))
+                                or (trio & fitted and corner not in fitted
+                                    and fit_error > EXACT_RING_FIT))
             for corner, trio in _CORNER_TRIOS.items()):
         return reading
     return _abstain("A corner plate and both its neighbours are covered: the plates cannot "
