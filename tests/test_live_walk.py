@@ -10,7 +10,14 @@ from types import SimpleNamespace
 import pytest
 from conftest import shared_file
 
-from assistant.commands.bench_walk import between_raids, judge_state, run_sessions, shortfall_reason
+from assistant.commands.bench_walk import (
+    between_raids,
+    describe_missed,
+    judge_state,
+    missed_frame,
+    run_sessions,
+    shortfall_reason,
+)
 from assistant.sequence import PictureSequence
 from assistant.walkthrough import walk_through
 
@@ -28,6 +35,32 @@ def test_a_walk_through_never_shows_a_wrong_mark(seed):
     judged = sum(sequences[w][k] for w in ("on", "off") for k in sequences[w]
                  if k != "settling") - result["never_seen"]
     assert sum(result["shortfall"].values()) == judged - right
+    # ... and kept frame by frame with its truth, the same frames
+    missed = result["missed"]
+    assert len(missed) == judged - right
+    tally: dict[str, int] = {}
+    for frame in missed:
+        tally[frame["why"]] = tally.get(frame["why"], 0) + 1
+    assert tally == result["shortfall"]
+
+
+def test_the_bench_keeps_each_missed_frame_with_the_moment_it_was():
+    """bench-walk --frames: a frame not fully right says its session and frame, whether
+    the player had stepped yet, and which plates bodies hid or were out of view."""
+    arriving = SimpleNamespace(event="walking", step=-1, player_plate=None, hidden=(5, 6),
+                               out_of_view=())
+    missed = missed_frame(10, 3, arriving, "uncertain: 2 hidden plates undecided")
+    assert missed == {"session": 10, "frame": 3, "event": "walking",
+                      "before_first_step": True, "player_plate": None, "hidden": [5, 6],
+                      "out_of_view": [], "why": "uncertain: 2 hidden plates undecided"}
+    assert describe_missed(missed) == (
+        "session 10, frame 3 (walking, before the first step, player off the plates, "
+        "hidden [5, 6]): uncertain: 2 hidden plates undecided")
+    standing = SimpleNamespace(event="idle", step=0, player_plate=4, hidden=(4,),
+                               out_of_view=(0, 1, 2))
+    assert describe_missed(missed_frame(2, 7, standing, "blank: Puzzle not in view")) == (
+        "session 2, frame 7 (idle, after a step, player on plate 4, hidden [4], "
+        "out of view [0, 1, 2]): blank: Puzzle not in view")
 
 
 def test_the_bench_tells_a_shortfall_by_kind_without_the_plates_places():

@@ -13,7 +13,10 @@ turns, zooms and pitches; team-mates stand around. Two things are measured:
   wrong (a mark that should not be there, or a missing one shown as certain), blank
   (nothing shown), and settling (the frame right after a change, which the stabiliser
   holds back by design). Judged frames not fully right are also counted by what the
-  live loop told the player (:func:`shortfall_reason`): where the target is missed.
+  live loop told the player (:func:`shortfall_reason`): where the target is missed;
+  each of them is kept with its session, frame and truth (:func:`missed_frame`;
+  ``--frames`` lists them), so a kind of moment can be looked into without replaying
+  every session.
 
 The sessions take turns at Windows display scaling of 100%, 125% and 150% with a client
 stretched by it (:data:`DISPLAY_SCALES`), as are the steep floor's pictures.
@@ -177,8 +180,10 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
     wrong: list[dict] = []
     # per display scaling: frames fully right and frames judged (as the share overall)
     by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
-    # judged frames not fully right, by what the live loop said (shortfall_reason)
+    # judged frames not fully right, by what the live loop said (shortfall_reason), and
+    # each of them with its truth (missed_frame)
     shortfall: dict[str, int] = {}
+    missed: list[dict] = []
     runs: dict[float, PictureSequence] = {}  # with consecutive: the app's loop per scaling
     for number in range(sessions):
         scale = display_scale_of(number)
@@ -219,6 +224,7 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
                 if outcome != "right":
                     why = shortfall_reason(outcome, state)
                     shortfall[why] = shortfall.get(why, 0) + 1
+                    missed.append(missed_frame(number, index, frame, why))
             frames[where][outcome] += 1
             if outcome == "wrong":
                 wrong.append({"session": number, "frame": index, "event": frame.event,
@@ -226,7 +232,34 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
     return {"pictures": pictures, "sequences": frames, "never_seen": never_seen,
             "ms_per_frame": statistics.median(ms) if ms else 0.0, "wrong": wrong,
             "searches": searches, "by_display_scale": by_scale,
-            "shortfall": dict(sorted(shortfall.items(), key=lambda item: (-item[1], item[0])))}
+            "shortfall": dict(sorted(shortfall.items(), key=lambda item: (-item[1], item[0]))),
+            "missed": missed}
+
+
+def missed_frame(session: int, index: int, frame: WalkFrame, why: str) -> dict:
+    """A judged frame that was not fully right, with the truth that says what kind of
+    moment it was: before the player's first step (arriving at the room, team-mates
+    about) or after, the plate the player stands on, the plates bodies hide and those
+    out of view (under a client panel, past the picture's edge), as room plate numbers.
+
+    Why: the tally by what the loop said does not tell a session's first frames from
+    the frames after a step, which need different work; every session looked into had
+    its frames replayed by hand to find out."""
+    return {"session": session, "frame": index, "event": frame.event,
+            "before_first_step": frame.step < 0, "player_plate": frame.player_plate,
+            "hidden": list(frame.hidden), "out_of_view": list(frame.out_of_view),
+            "why": why}
+
+
+def describe_missed(missed: dict) -> str:
+    """One line for ``--frames``: where a frame was missed and what the loop said."""
+    where = ("before the first step" if missed["before_first_step"] else "after a step")
+    player = ("off the plates" if missed["player_plate"] is None
+              else f"on plate {missed['player_plate']}")
+    covered = f", hidden {missed['hidden']}" if missed["hidden"] else ""
+    away = f", out of view {missed['out_of_view']}" if missed["out_of_view"] else ""
+    return (f"session {missed['session']}, frame {missed['frame']} ({missed['event']}, "
+            f"{where}, player {player}{covered}{away}): {missed['why']}")
 
 
 _PLACE = re.compile(r"row \d+, column \d+")
@@ -315,6 +348,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the sessions of each display scaling one raid after another "
                              "through one live loop, as one run of the app (default: each "
                              "session a new loop, the first raid of a run)")
+    parser.add_argument("--frames", action="store_true",
+                        help="also list every judged frame not fully right, with its "
+                             "session, frame and truth (JSON output always holds them)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 
@@ -378,6 +414,12 @@ def run(args: argparse.Namespace) -> int:
         if result["shortfall"]:
             print("  not fully right, by what the loop said: " + "; ".join(
                 f"{count} {why}" for why, count in result["shortfall"].items()), file=out)
+            early = sum(missed["before_first_step"] for missed in result["missed"])
+            print(f"  of them before the player's first step: {early} of "
+                  f"{len(result['missed'])}", file=out)
+        if args.frames:
+            for missed in result["missed"]:
+                print(f"    {describe_missed(missed)}", file=out)
         total, changes = searches_per_change(result["searches"])
         by_event = ", ".join(f"{event} {n}/{frames}" for event, (frames, n)
                              in sorted(result["searches"].items()))
