@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -32,11 +32,12 @@ from assistant.vision.geometry import GridGeometry, pixels_at
 __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
            "MIN_DIAMONDS_AFTER_LAST_VIEW", "RingFit",
            "agrees_with_last_view", "follow_ring", "framed_places", "locate_ring",
-           "ring_in_place",
+           "ring_in_place", "ring_placed_by",
            "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
+_RING_CELLS = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
 _DIAMOND_AREA = 2 * 0.165**2  # grid units squared
 _MAX_CANDIDATES = 160
 #: Plates that must show a diamond blob: a player may hide one plate and merge a second one
@@ -115,6 +116,9 @@ class RingFit:
     # the last view moved rigidly on the floor (follow_ring), not fitted to this frame's
     # diamonds: its unseen places owe nothing to how few diamonds were seen
     rigid: bool = False
+    # per ring plate, row-major: the centre (pixels) of the blob matched there, NaN where
+    # none was (ring_placed_by refits from some of them)
+    diamonds: np.ndarray | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -1654,4 +1658,36 @@ def _labelled_fit(homography: np.ndarray, blobs: _Blobs, members: frozenset[int]
     fitted = ring_image[np.array(matched)]
     nearest = member_pts[d[np.array(matched)].argmin(axis=1)] if any(matched) else fitted
     error = float(np.sqrt(np.mean(np.sum((fitted - nearest) ** 2, axis=1)))) / spacing
-    return RingFit(geometry, matched, error, spacing)
+    diamonds = np.full(ring_image.shape, np.nan)
+    diamonds[np.array(matched)] = nearest
+    return RingFit(geometry, matched, error, spacing, diamonds=diamonds)
+
+
+def ring_placed_by(fit: RingFit, cells: list[tuple[int, int]]) -> RingFit | None:
+    """The ring placed by the diamonds ``fit`` matched at ``cells`` ((row, column) ring
+    places, five or more) alone, labelled as ``fit`` is; None unless every one of them
+    was matched and they fit that ring exactly (:data:`EXACT_RING_FIT`).
+
+    Why: the blob of a plate someone stands on is pulled off its diamond by the body, and
+    a ring fitted through it bends: the places beyond it, which no diamond checks, move
+    most (a corner behind a covered neighbour came 12 pixels off at 150% display scaling,
+    half the foreshortened spacing; the five diamonds read whole put it on its plate)."""
+    if fit.diamonds is None:
+        return None
+    index = [_RING_CELLS.index(cell) for cell in cells]
+    if len(index) < MIN_DIAMONDS_AFTER_LAST_VIEW or not all(fit.matched[i] for i in index):
+        return None
+    points = fit.diamonds[index]
+    homography, _ = cv2.findHomography(_RING[index].astype(np.float32),
+                                       points.astype(np.float32), 0)
+    if homography is None or abs(homography[2, 2]) < 1e-12:
+        return None
+    geometry = GridGeometry(3, 3, homography / homography[2, 2])
+    ring_image = geometry.to_image(_RING)
+    spacing = _top_row_spacing(ring_image)
+    error = float(np.sqrt(np.mean(np.sum((ring_image[index] - points) ** 2, axis=1)))) / spacing
+    if not error <= EXACT_RING_FIT:
+        return None
+    matched = tuple(i in index for i in range(len(_RING)))
+    diamonds = np.where(np.array(matched)[:, None], fit.diamonds, np.nan)
+    return RingFit(geometry, matched, error, spacing, diamonds=diamonds)

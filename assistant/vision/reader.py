@@ -13,6 +13,7 @@ loop to infer from the frames before (:mod:`assistant.inference`), never for one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -37,12 +38,13 @@ from assistant.vision.geometry import (
     pixels_at,
 )
 from assistant.vision.locate import (
-    EXACT_RING_FIT,
     LOOSE_FIT,
     MIN_DIAMONDS,
+    RingFit,
     follow_ring,
     framed_places,
     locate_ring,
+    ring_placed_by,
 )
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
@@ -367,44 +369,71 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
         )
-    reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                          max_hidden=_hidden_allowed(max_hidden, unmatched),
-                          placed_surely=len(unmatched) <= 1, placed_here=True)
-    return replace(_unless_corner_unplaced(reading, unmatched, fit.fit_error),
+    def read_at(geometry: GridGeometry, surely: bool) -> Reading:
+        return _read_cells(bgr, geometry, grid, look, refs, "auto", unmatched=unmatched,
+                           max_hidden=_hidden_allowed(max_hidden, unmatched),
+                           placed_surely=surely, placed_here=True)
+
+    reading = read_at(fit.geometry, len(unmatched) <= 1)
+    reading, unfitted, fit_error = _corner_placed_by_the_others(reading, fit, unmatched,
+                                                                read_at)
+    return replace(_unless_corner_unplaced(reading, unfitted, fit_error),
                    unmatched=unmatched)
+
+
+def _corner_placed_by_the_others(
+    reading: Reading, fit: RingFit, unmatched: tuple[tuple[int, int], ...],
+    read_at: Callable[[GridGeometry, bool], Reading],
+) -> tuple[Reading, tuple[tuple[int, int], ...], float]:
+    """``reading`` with the places ``fit``'s ring was not fitted to (``unmatched``) and
+    its fit error; or, when the reading hides a corner plate and both its ring
+    neighbours, the blob of one of them among those the ring was fitted to, and the five
+    other plates were read whole on the diamonds matched there: the reading at the ring
+    those five diamonds place alone (``read_at``, the same read at another geometry),
+    when they fit it exactly (:func:`assistant.vision.locate.ring_placed_by`), with the
+    trio as not fitted.
+
+    Why: the blob of a covered plate is pulled off its diamond by the body over it, and
+    the places beyond it, which nothing read checks, move most. At 150% display scaling
+    and 63° the player's plate, its blob 6 pixels off, put the corner beyond it 12
+    pixels off (half the foreshortened spacing) with the six blobs fitted to 0.008: the
+    overlay's mark missed its plate (seed 0, screenshot rooms, session 5, frame 7). The
+    five diamonds read whole put that corner on its plate, and two such corners of
+    held-out steep seed 21 within 2 pixels (6-fits: 7 and 18 pixels off)."""
+    hidden = set(reading.hidden)
+    for trio in _CORNER_TRIOS.values():
+        if reading.abstain or not trio <= hidden or not trio - set(unmatched):
+            continue
+        others = [cell for cell in _RING_CELLS if cell not in trio]
+        refit = ring_placed_by(fit, others)
+        if refit is None:
+            break  # the fit through the covered blob stands, for the rule to judge
+        return (read_at(refit.geometry, False), tuple(sorted(set(unmatched) | trio)),
+                refit.fit_error)
+    return reading, unmatched, fit.fit_error
 
 
 def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], ...],
                             fit_error: float) -> Reading:
     """``reading``, or an abstention when it hides a corner plate and both its ring
-    neighbours, two or three of which the ring was fitted to (``unmatched``: the places
-    it was not), or one of the neighbours and not the corner with the fit not exact
-    (:data:`assistant.vision.locate.EXACT_RING_FIT`), or only the corner with the fit
-    loose (``fit_error``, RMS in spacings, :data:`assistant.vision.locate.LOOSE_FIT` or
-    more). The locator matched partly covered diamonds too; the five plates read lie
-    on the two opposite sides, two lines that fix the fit nowhere else, so nothing read
-    checks where the covered blobs pulled the three hidden places. At 64° a team-mate
-    and the player over such a corner put them 19 pixels off (half the foreshortened
-    spacing): the marks missed their plates.
-    One covered blob among six pulls less, and such readings were right (the player at
-    the way in hiding a corner's neighbours, the corner behind him), while the fit stays
-    tight: a covered corner's blob 12 pixels off its diamond (a seed never looked into
-    before, 125% display scaling, a zoom) fitted six blobs to 0.044 and put that corner a
-    third of the spacing off, where the overlay marked it undecided. A covered
-    neighbour's blob is another matter: the corner beyond it is placed by extrapolation
-    through it, and at 68° the player's own plate, its blob 10 pixels off under his body,
-    put the corner 18 pixels off (a quarter of the spacing across) with the fit at 0.013,
-    beyond the 0.01 the ring's own diamonds fit to: the overlay's mark missed the plate
-    stepped on (held-out steep seed 21, screenshot rooms, session 34, frame 11). Through
-    a blob that pulled less, the fit stays exact (0.007 on that seed's drawn session 33,
-    frames 10-12, where the corner landed on its plate) and the reading is kept."""
+    neighbours and the ring was fitted to one of them or more (``unmatched``: the places
+    it was not), or the fit is loose (``fit_error``, RMS in spacings,
+    :data:`assistant.vision.locate.LOOSE_FIT` or more). The locator matches partly
+    covered diamonds too, and nothing read checks where such a blob pulled the three
+    hidden places: the five plates read lie on two sides, which fix the ring nowhere
+    else. At 64° a team-mate and the player over such a corner put them 19 pixels off
+    (half the foreshortened spacing), and the marks missed their plates; a covered
+    neighbour's blob 10 pixels off under the player put the corner beyond it 18 pixels
+    off (held-out steep seed 21, screenshot rooms, session 34, frame 11). The fit's
+    error does not tell: that frame's six blobs fitted to 0.013, and another's, 12 pixels
+    off at the corner, to 0.008 (seed 0, screenshot rooms, session 5, frame 7), where
+    right ones fitted to 0.007. Where the five other diamonds were read whole, the ring
+    they place alone is read instead (:func:`_corner_placed_by_the_others`); this rule
+    blanks the rest."""
     hidden, fitted = set(reading.hidden), set(reading.hidden) - set(unmatched)
     loose = fit_error >= LOOSE_FIT
-    if reading.abstain or not any(
-            trio <= hidden and (len(trio & fitted) >= 2 or loose
-                                or (trio & fitted and corner not in fitted
-                                    and fit_error > EXACT_RING_FIT))
-            for corner, trio in _CORNER_TRIOS.items()):
+    if reading.abstain or not any(trio <= hidden and (trio & fitted or loose)
+                                  for trio in _CORNER_TRIOS.values()):
         return reading
     return _abstain("A corner plate and both its neighbours are covered: the plates cannot "
                     "be placed for sure.", "auto", found=True)
@@ -412,6 +441,8 @@ def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], 
 
 #: each corner of the ToA ring with its two ring neighbours
 _CORNER_TRIOS = {(r, c): frozenset({(r, c), (r, 1), (1, c)}) for r in (0, 2) for c in (0, 2)}
+#: the ToA ring's places, row-major
+_RING_CELLS = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
 
 
 def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
@@ -462,11 +493,16 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     rigid_allowed = _MAX_HIDDEN_RIGID if hide_more else MAX_HIDDEN_IN_SESSION
     hidden_allowed = rigid_allowed if rigid else _hidden_allowed(
         MAX_HIDDEN_IN_SESSION, unmatched)
-    reading = _read_cells(bgr, fit.geometry, grid, look, refs, "auto", unmatched=unmatched,
-                          max_hidden=hidden_allowed, placed_surely=len(unmatched) <= 1)
+    def read_at(geometry: GridGeometry, surely: bool) -> Reading:
+        return _read_cells(bgr, geometry, grid, look, refs, "auto", unmatched=unmatched,
+                           max_hidden=hidden_allowed, placed_surely=surely)
+
+    reading = read_at(fit.geometry, len(unmatched) <= 1)
     if rigid:
         return replace(reading, moved_rigidly=not reading.abstain)
-    return _unless_corner_unplaced(reading, unmatched, fit.fit_error)
+    reading, unfitted, fit_error = _corner_placed_by_the_others(reading, fit, unmatched,
+                                                                read_at)
+    return _unless_corner_unplaced(reading, unfitted, fit_error)
 
 
 def leaves_a_corner_unread(hidden: tuple[tuple[int, int], ...]) -> bool:
