@@ -273,13 +273,13 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     truth = GridGeometry(3, 3, np.array([[40.0, 6.0, 300.0], [-3.0, 22.0, 190.0],
                                          [0.0, -0.0012, 1.0]]))
     places = truth.to_image(locate._RING)
-    cells = locate._RING_CELLS
+    cells = locate.RING_CELLS
     diamonds = places.copy()
     diamonds[cells.index((2, 1))] += (6.0, 1.0)
     matched = tuple(cell not in ((1, 2), (2, 2)) for cell in cells)
     diamonds[~np.array(matched)] = np.nan
     fit = locate.RingFit(truth, matched, 0.0, 40.0, diamonds=diamonds)
-    through_all = locate.ring_placed_by(fit, [c for c, m in zip(cells, matched) if m])
+    through_all = locate.ring_placed_by(fit, [c for c, m in zip(cells, matched, strict=True) if m])
     five = [cell for cell in cells if cell not in ((1, 2), (2, 1), (2, 2))]
     by_five = locate.ring_placed_by(fit, five)
     corner = cells.index((2, 2))
@@ -288,7 +288,7 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     assert np.hypot(*(by_five.geometry.to_image(locate._RING)[corner]
                       - places[corner])) < 0.01
     assert by_five.fit_error < 1e-6 and sum(by_five.matched) == 5
-    assert locate.ring_placed_by(fit, five[:4] + [(1, 2)]) is None  # (1, 2) unmatched
+    assert locate.ring_placed_by(fit, [*five[:4], (1, 2)]) is None  # (1, 2) unmatched
     bent = diamonds.copy()
     bent[cells.index((0, 2))] += (0.0, 5.0)
     assert locate.ring_placed_by(locate.RingFit(truth, matched, 0.0, 40.0, diamonds=bent),

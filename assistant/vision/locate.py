@@ -30,14 +30,15 @@ import numpy as np
 from assistant.vision.geometry import GridGeometry, pixels_at
 
 __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
-           "MIN_DIAMONDS_AFTER_LAST_VIEW", "RingFit",
+           "MIN_DIAMONDS_AFTER_LAST_VIEW", "RING_CELLS", "RingFit",
            "agrees_with_last_view", "follow_ring", "framed_places", "locate_ring",
            "ring_in_place", "ring_placed_by",
            "roll_skew", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
-_RING_CELLS = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
+#: the ring's places as (row, column), in _RING's order (row-major, the middle left out)
+RING_CELLS = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
 _DIAMOND_AREA = 2 * 0.165**2  # grid units squared
 _MAX_CANDIDATES = 160
 #: Plates that must show a diamond blob: a player may hide one plate and merge a second one
@@ -1674,7 +1675,7 @@ def ring_placed_by(fit: RingFit, cells: list[tuple[int, int]]) -> RingFit | None
     half the foreshortened spacing; the five diamonds read whole put it on its plate)."""
     if fit.diamonds is None:
         return None
-    index = [_RING_CELLS.index(cell) for cell in cells]
+    index = [RING_CELLS.index(cell) for cell in cells]
     if len(index) < MIN_DIAMONDS_AFTER_LAST_VIEW or not all(fit.matched[i] for i in index):
         return None
     points = fit.diamonds[index]

@@ -40,6 +40,7 @@ from assistant.vision.geometry import (
 from assistant.vision.locate import (
     LOOSE_FIT,
     MIN_DIAMONDS,
+    RING_CELLS,
     RingFit,
     follow_ring,
     framed_places,
@@ -404,7 +405,7 @@ def _corner_placed_by_the_others(
     for trio in _CORNER_TRIOS.values():
         if reading.abstain or not trio <= hidden or not trio - set(unmatched):
             continue
-        others = [cell for cell in _RING_CELLS if cell not in trio]
+        others = [cell for cell in RING_CELLS if cell not in trio]
         refit = ring_placed_by(fit, others)
         if refit is None:
             break  # the fit through the covered blob stands, for the rule to judge
@@ -441,8 +442,6 @@ def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], 
 
 #: each corner of the ToA ring with its two ring neighbours
 _CORNER_TRIOS = {(r, c): frozenset({(r, c), (r, 1), (1, c)}) for r in (0, 2) for c in (0, 2)}
-#: the ToA ring's places, row-major
-_RING_CELLS = [(r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1)]
 
 
 def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> int:
