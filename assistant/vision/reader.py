@@ -406,7 +406,7 @@ def _corner_placed_by_the_others(
         if reading.abstain or not trio <= hidden or not trio - set(unmatched):
             continue
         others = [cell for cell in RING_CELLS if cell not in trio]
-        refit = ring_placed_by(fit, others)
+        refit = None if hidden & set(others) else ring_placed_by(fit, others)
         if refit is None:
             break  # the fit through the covered blob stands, for the rule to judge
         return (read_at(refit.geometry, False), tuple(sorted(set(unmatched) | trio)),
