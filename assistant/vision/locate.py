@@ -1675,20 +1675,17 @@ def ring_placed_by(fit: RingFit, cells: list[tuple[int, int]]) -> RingFit | None
     half the foreshortened spacing; the five diamonds read whole put it on its plate)."""
     if fit.diamonds is None:
         return None
-    index = [RING_CELLS.index(cell) for cell in cells]
-    if len(index) < MIN_DIAMONDS_AFTER_LAST_VIEW or not all(fit.matched[i] for i in index):
+    ok = np.array([cell in cells for cell in RING_CELLS])
+    if ok.sum() < MIN_DIAMONDS_AFTER_LAST_VIEW or not np.array(fit.matched)[ok].all():
         return None
-    points = fit.diamonds[index]
-    homography, _ = cv2.findHomography(_RING[index].astype(np.float32),
-                                       points.astype(np.float32), 0)
+    places = np.arange(len(_RING))  # fit.diamonds holds each place's own blob
+    homography = _fit(fit.diamonds, ok, places)
     if homography is None or abs(homography[2, 2]) < 1e-12:
         return None
     geometry = GridGeometry(3, 3, homography / homography[2, 2])
-    ring_image = geometry.to_image(_RING)
-    spacing = _top_row_spacing(ring_image)
-    error = float(np.sqrt(np.mean(np.sum((ring_image[index] - points) ** 2, axis=1)))) / spacing
+    spacing = _top_row_spacing(geometry.to_image(_RING))
+    error = _fit_error(fit.diamonds, ok, places, homography) / spacing
     if not error <= EXACT_RING_FIT:
         return None
-    matched = tuple(i in index for i in range(len(_RING)))
-    diamonds = np.where(np.array(matched)[:, None], fit.diamonds, np.nan)
-    return RingFit(geometry, matched, error, spacing, diamonds=diamonds)
+    diamonds = np.where(ok[:, None], fit.diamonds, np.nan)
+    return RingFit(geometry, tuple(bool(m) for m in ok), error, spacing, diamonds=diamonds)

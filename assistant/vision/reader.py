@@ -401,9 +401,11 @@ def _corner_placed_by_the_others(
     overlay's mark missed its plate (seed 0, screenshot rooms, session 5, frame 7). The
     five diamonds read whole put that corner on its plate, and two such corners of
     held-out steep seed 21 within 2 pixels (6-fits: 7 and 18 pixels off)."""
+    if reading.abstain:
+        return reading, unmatched, fit.fit_error
     hidden = set(reading.hidden)
     for trio in _CORNER_TRIOS.values():
-        if reading.abstain or not trio <= hidden or not trio - set(unmatched):
+        if not trio <= hidden or not trio - set(unmatched):
             continue
         others = [cell for cell in RING_CELLS if cell not in trio]
         refit = None if hidden & set(others) else ring_placed_by(fit, others)
