@@ -804,3 +804,62 @@ def test_gold_boots_over_all_of_a_lone_lit_plate_s_middle_are_not_read_unlit(ind
     assert result is not None, reading.reason
     assert "wrong" not in result.values(), result
     assert result[frame.player_plate] == "hidden"
+
+
+@pytest.mark.parametrize(("seed", "session"), [(21, 28), (21, 34), (21, 35), (27, 17)])
+def test_a_side_under_the_chat_panel_is_hidden_the_five_others_read(seed, session):
+    """A session's first frame near top-down at a close zoom, the player at the way in:
+    the near row of plates lies under the client's chat panel, the other five show clear
+    diamonds. The ring is placed by those five and read with the row hidden, and a
+    session's loop shows only marks that no state of the row could make wrong; a single
+    picture (at most two hidden) still abstains. These frames were blank until the
+    player's first step."""
+    from assistant.commands.bench_walk import display_scale_of, judge_state
+    from assistant.sequence import PictureSequence
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, seed * 100_003 + session, source="synthetic",
+                        display_scale=display_scale_of(session))
+    first = walk[0]
+    assert len(first.out_of_view) == 3 and not first.hidden
+    assert _no_plate_misread(first, fewer_diamonds=5) == (5, 3)
+    assert read_frame(first.scene.frame, fewer_diamonds=5).abstain
+    sequence = PictureSequence()
+    for frame in walk[:3]:
+        state = sequence.feed(frame.scene.frame)
+        assert judge_state(state, frame) != "wrong"
+    assert state.kind == "uncertain"
+
+
+def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
+    """The rule's refusals, on the ring of such a frame: a loose fit, a fourth place
+    unseen, a diamond-sized blob among the places (a lattice stretched to twice the
+    spacing through a side and the far corners fits five plates exactly and has the
+    plates between its places)."""
+    from dataclasses import replace
+
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision import locate
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 21 * 100_003 + 34, source="synthetic",
+                         display_scale=display_scale_of(34))[0].scene.frame
+    fit, why = locate.locate_ring(frame, fewer_needed=5)
+    assert why is None and sum(fit.matched) == 5
+    bgr = frame[..., :3]
+    for factor in (2, 1):
+        blobs = locate._gold_blobs(frame, factor)
+        if len(blobs.areas) >= 5:
+            break
+    assert locate._side_out_of_sight(bgr, blobs, fit)
+    assert not locate._side_out_of_sight(bgr, blobs, replace(fit, fit_error=0.02))
+    fourth = list(fit.matched)
+    fourth[fourth.index(True)] = False
+    assert not locate._side_out_of_sight(bgr, blobs, replace(fit, matched=tuple(fourth)))
+    # a blob of a diamond's size in the ring's middle
+    middle = fit.geometry.to_image(np.array([(1.0, 1.0)]))
+    size = float(np.median(blobs.areas))
+    crowded = replace(blobs, centres=np.vstack([blobs.centres, middle]),
+                      areas=np.append(blobs.areas, size),
+                      solidity=np.append(blobs.solidity, 1.0))
+    assert not locate._side_out_of_sight(bgr, crowded, fit)

@@ -290,6 +290,10 @@ def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
     :func:`_accepted_rings`), else None."""
     if roll_skew(homography) > MAX_ROLL_SKEW:
         return None  # a sheared lattice through some of the plates, not a camera's view
+    if framed_needed and len(members) == len(_RING) - 3:
+        fit = _labelled_fit(homography, blobs, members)
+        if not middle_blob and _side_out_of_sight(bgr, blobs, fit):
+            return fit
     unframed = not _frames_are_purple(bgr, homography)
     if unframed and not _framed_past_seeing(bgr, homography, len(members)):
         return None
@@ -301,6 +305,48 @@ def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
     if framed_needed and not _framed_about(bgr, fit, framed_needed):
         return None
     return fit
+
+
+# The ring's four sides, each a corner, its edge neighbour and the next corner.
+_SIDES = tuple(frozenset(side) for side in (
+    ((0, 0), (0, 1), (0, 2)), ((2, 0), (2, 1), (2, 2)),
+    ((0, 0), (1, 0), (2, 0)), ((0, 2), (1, 2), (2, 2)),
+))
+
+
+def _side_out_of_sight(bgr: np.ndarray, blobs: _Blobs, fit: RingFit) -> bool:
+    """Is ``fit`` the ring with one whole side out of sight (the near row under the
+    client's chat panel, or past the picture's edge at a close zoom), placed by the five
+    other diamonds? They must fit it exactly, each show its purple frame on three sides
+    or more over an even floor, and no other diamond-sized blob may lie among the
+    places: a lattice stretched to twice the spacing through a side and the two far
+    corners also fits five plates exactly, and has the plates between its places.
+
+    Why: a search on five diamonds asks for frames at six places, which a side out of
+    sight cannot show, and the first frames of a session were blank until the player's
+    first step (seed 21, sessions 28, 34 and 35: five clear diamonds near top-down at a
+    close zoom, the near row under the chat panel)."""
+    unseen = frozenset(cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True)
+                       if not seen)
+    if unseen not in _SIDES or fit.fit_error > EXACT_RING_FIT:
+        return False
+    homography = fit.geometry.homography
+    seen = np.array([cell not in unseen for cell in RING_CELLS])
+    if not np.all(_purple_sides(bgr, homography)[seen] >= 3):
+        return False
+    # blobs of the matched diamonds' size inside the ring's square, other than the five
+    matched = fit.diamonds[seen]
+    size = np.median([blobs.areas[int(np.argmin(np.hypot(*(blobs.centres - centre).T)))]
+                      for centre in matched])
+    alike = (blobs.areas > size / _SIZE_SPREAD) & (blobs.areas < size * _SIZE_SPREAD)
+    on_grid = cv2.perspectiveTransform(blobs.centres.reshape(-1, 1, 2),
+                                       np.linalg.inv(homography)).reshape(-1, 2)
+    inside = np.all((on_grid > -0.5) & (on_grid < 2.5), axis=1)
+    near_matched = np.min(np.hypot(*(blobs.centres[:, None, :] - matched[None]).transpose(
+        2, 0, 1)), axis=1) <= _MATCH_TOLERANCE * fit.spacing
+    if np.any(alike & inside & ~near_matched):
+        return False
+    return _floor_is_even(bgr, homography)
 
 
 def _better_framed_tight(bgr, blobs, later, taken, framed_needed
