@@ -242,6 +242,9 @@ def classify(
             return Decision(None, confidence, features, "unlike-references")
         if look is Look.TOA_PLATE and refs and toa_chroma(on) <= toa_chroma(off):
             return Decision(None, confidence, features, "unlike-references")
+        lone = _lone_look_unborne(parts, lit) if look is Look.TOA_PLATE and not refs else None
+        if lone is not None:
+            return Decision(None, confidence, features, "covered", lone)
         if look is Look.TOA_PLATE and not _lit_is_brighter(parts, lit):
             return Decision(None, confidence, features, "ambiguous")
         margin = np.where(seen, np.abs(part_features - mid), np.inf).min(axis=1) / (gap / 2)
@@ -436,6 +439,29 @@ def _off_hue(parts: np.ndarray) -> np.ndarray:
     hue = np.degrees(np.arctan2(np.sqrt(3.0) * (g - b), 2 * r - g - b))
     typical = float(np.median(hue))
     return np.abs((hue - typical + 180.0) % 360.0 - 180.0) > _HUE_TOLERANCE
+
+
+def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
+    """The one cell that alone shows a look, when the plates' own colour does not bear
+    that look out: its chroma not clearly on that look's side of the threshold the
+    all-alike fallback decides by (:data:`_TOA_THRESHOLD`, :data:`_TOA_MARGIN`); else
+    None. Such a cell is covered, not a plate of the other state.
+
+    Why: a body over a plate darkens it into a second look of one cell. The player
+    centred on the plate just stepped on, in white and gold at 150% display scaling and
+    through JPEG, read unlit among six lit plates (chroma -1.11, where this room's lit
+    plates showed -0.65 and its unlit ones -1.4), and the overlay marked plates to step
+    on in a solved room (seed 16, screenshot rooms, session 11, frame 10)."""
+    for state in (0, 1):
+        members = np.flatnonzero(lit == state)
+        if len(members) != 1:
+            continue
+        level = float(toa_chroma(np.median(parts[members[0]], axis=0)))
+        clear = (level > _TOA_THRESHOLD + _TOA_MARGIN if state
+                 else level < _TOA_THRESHOLD - _TOA_MARGIN)
+        if not clear:
+            return int(members[0])
+    return None
 
 
 def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
