@@ -294,3 +294,11 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     assert locate.ring_placed_by(locate.RingFit(truth, matched, 0.0, 40.0, diamonds=bent),
                                  five) is None  # five that fit no ring exactly
     assert locate.ring_placed_by(locate.RingFit(truth, matched, 0.0, 40.0), five) is None
+    # the same view squeezed to plates 8 pixels apart down the picture (a steep camera at
+    # a far zoom): a pixel off in the five centres would move the corner by more than half
+    # the way to its neighbours, and the ring is not placed
+    squeezed = GridGeometry(3, 3, np.diag([1.0, 0.2, 1.0]) @ truth.homography)
+    flat = squeezed.to_image(locate._RING)
+    flat[~np.array(matched)] = np.nan
+    assert locate.ring_placed_by(locate.RingFit(squeezed, matched, 0.0, 40.0,
+                                                diamonds=flat), five) is None

@@ -919,3 +919,22 @@ def test_the_player_on_the_plate_just_stepped_on_darkening_it_is_not_read_unlit(
         if not (held and not held_before):
             assert judge_state(state, frame) != "wrong", index
         held_before = held
+
+
+def test_a_corner_the_five_diamonds_place_unsteadily_is_not_placed():
+    """Held-out seed 29, screenshot rooms, session 19, frame 14: 67°, a far zoom at 125%
+    display scaling, plates 15 pixels apart across the view, four people about the far
+    row. The five plates read whole on two sides placed the hidden corner 7 pixels off
+    (a pixel in their centres moves it 14), and the overlay's mark missed its plate. The
+    frame is left blank."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 29 * 100_003 + 19, source="screenshot",
+                         display_scale=display_scale_of(19))[14]
+    reading = read_frame(frame.scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION)
+    assert reading.abstain and "corner" in reading.reason
