@@ -290,6 +290,7 @@ def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
     :func:`_accepted_rings`), else None."""
     if roll_skew(homography) > MAX_ROLL_SKEW:
         return None  # a sheared lattice through some of the plates, not a camera's view
+    fit = None
     if framed_needed and len(members) == len(_RING) - 3:
         fit = _labelled_fit(homography, blobs, members)
         if not middle_blob and _side_out_of_sight(bgr, blobs, fit):
@@ -299,7 +300,8 @@ def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
         return None
     if middle_blob and _middle_is_framed(bgr, homography):
         return None  # a ninth plate in the middle: not the ToA ring
-    fit = _labelled_fit(homography, blobs, members)
+    if fit is None:
+        fit = _labelled_fit(homography, blobs, members)
     if unframed and fit.fit_error > EXACT_RING_FIT:
         return None
     if framed_needed and not _framed_about(bgr, fit, framed_needed):
@@ -332,7 +334,7 @@ def _side_out_of_sight(bgr: np.ndarray, blobs: _Blobs, fit: RingFit) -> bool:
         return False
     homography = fit.geometry.homography
     seen = np.array([cell not in unseen for cell in RING_CELLS])
-    if not np.all(_purple_sides(bgr, homography)[seen] >= 3):
+    if not np.all(framed_places(bgr, fit.geometry)[seen]):
         return False
     # blobs of the matched diamonds' size inside the ring's square, other than the five
     matched = fit.diamonds[seen]

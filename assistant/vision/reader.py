@@ -400,7 +400,10 @@ def _corner_placed_by_the_others(
     pixels off (half the foreshortened spacing) with the six blobs fitted to 0.008: the
     overlay's mark missed its plate (seed 0, screenshot rooms, session 5, frame 7). The
     five diamonds read whole put that corner on its plate, and two such corners of
-    held-out steep seed 21 within 2 pixels (6-fits: 7 and 18 pixels off)."""
+    held-out steep seed 21 within 2 pixels (6-fits: 7 and 18 pixels off). Only where
+    they place it steadily (:func:`assistant.vision.locate.ring_placed_by`): at a far,
+    steep view a pixel in their centres moves the corner by half the spacing, and that
+    seed 0 frame is left to the rule too."""
     if reading.abstain:
         return reading, unmatched, fit.fit_error
     hidden = set(reading.hidden)
