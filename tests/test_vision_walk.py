@@ -943,3 +943,51 @@ def test_a_corner_the_five_diamonds_place_unsteadily_is_not_placed(seed, session
                          display_scale=display_scale_of(session), **options)[index]
     reading = read_frame(frame.scene.frame, max_hidden=MAX_HIDDEN_IN_SESSION, **search)
     assert reading.abstain and "corner" in reading.reason
+
+
+@pytest.mark.parametrize(("seed", "session", "source"), [
+    (24, 20, "synthetic"), (24, 20, "screenshot"), (11, 20, "synthetic")])
+def test_two_opposite_corners_covered_at_a_steep_camera_place_the_ring_by_its_frames(
+        seed, session, source):
+    """Team-mates on two opposite corners at a session's start, 55-68° (held-out steep
+    seed 24, session 20; steep seed 11, session 20): a ring sheared through the six other
+    diamonds is also a view some camera could take, and the frames were blank ("two
+    opposite corner plates are covered") until the player's first step. The six plates'
+    purple frames lie where the ring puts them (four to six of the six) and not where a
+    sheared ring does (none or one): the ring is read, the two corners hidden."""
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, seed * 100_003 + session, source=source,
+                         display_scale=display_scale_of(session),
+                         pitch_range=(55.0, 68.0))[1]
+    assert frame.step < 0 and sorted(frame.hidden) in ([0, 7], [2, 5])
+    read, hidden = _no_plate_misread(frame)
+    assert read + hidden == 8 and read >= 5
+
+
+def test_a_sheared_ring_through_six_diamonds_is_never_taken_for_the_ring():
+    """The other way about: had the search placed the sheared ring, the ring itself is
+    the sheared ring's shear, framed on its plates, and the reading abstains."""
+    from dataclasses import replace
+
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.geometry import GridGeometry
+    from assistant.vision.locate import MAX_ROLL_SKEW, RING_CELLS, locate_ring, roll_skew
+    from assistant.vision.reader import _SHEARS, _another_ring_fits
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 24 * 100_003 + 20, source="synthetic",
+                         display_scale=display_scale_of(20),
+                         pitch_range=(55.0, 68.0))[1].scene.frame
+    fit, why = locate_ring(frame)
+    assert why is None
+    unmatched = tuple(cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True)
+                      if not seen)
+    assert len(unmatched) == 2 and not _another_ring_fits(frame, fit, unmatched)
+    shears = [shear for shear in _SHEARS[frozenset(unmatched)]
+              if roll_skew(fit.geometry.homography @ shear) <= MAX_ROLL_SKEW]
+    assert shears
+    for shear in shears:
+        sheared = replace(fit, geometry=GridGeometry(3, 3, fit.geometry.homography @ shear))
+        assert _another_ring_fits(frame, sheared, unmatched)

@@ -363,9 +363,10 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
-    if _another_ring_fits(fit.geometry, unmatched):
+    if _another_ring_fits(bgr, fit, unmatched):
         # the six other diamonds also fit a sheared ring whose missing corners lie
-        # elsewhere, and this camera makes that shear look like a plain view
+        # elsewhere, this camera makes that shear look like a plain view, and the plates'
+        # frames do not tell the two apart
         return _abstain(
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
@@ -543,13 +544,33 @@ def _shear_relabellings() -> dict[frozenset, list[np.ndarray]]:
 _SHEARS = _shear_relabellings()
 
 
-def _another_ring_fits(geometry: GridGeometry, unmatched: tuple[tuple[int, int], ...]) -> bool:
+# With two opposite corners unmatched, a sheared ring through the six diamonds is set
+# aside when the ring shows purple frames about this many of the six at least and the
+# sheared ring about this many at most: its frames fall off the plates' (measured at 55-68°:
+# the ring 3-6, sheared rings 0-1, JPEG frames included)
+_FRAMED_OF_SIX = 4
+_FRAMED_OF_SIX_SHEARED = 1
+
+
+def _another_ring_fits(bgr: np.ndarray, fit: RingFit,
+                       unmatched: tuple[tuple[int, int], ...]) -> bool:
     """With two opposite corners unmatched, could a sheared ring through the same six
-    diamonds be a camera's view too (see :func:`_shear_relabellings`)?"""
+    diamonds be a camera's view too (see :func:`_shear_relabellings`)? Not when the six
+    plates' frames lie where the ring puts them and not where the sheared ring does: a
+    plate's frame is shaped by the lattice, so a shear moves it off the purple."""
     from assistant.vision.locate import MAX_ROLL_SKEW, roll_skew
 
-    for shear in _SHEARS.get(frozenset(unmatched), ()):
-        if roll_skew(geometry.homography @ shear) <= MAX_ROLL_SKEW:
+    shears = _SHEARS.get(frozenset(unmatched), ())
+    if not shears:
+        return False
+    seen = np.array(fit.matched)
+    framed = int(framed_places(bgr, fit.geometry)[seen].sum())
+    for shear in shears:
+        sheared = GridGeometry(3, 3, fit.geometry.homography @ shear)
+        if roll_skew(sheared.homography) > MAX_ROLL_SKEW:
+            continue
+        if (framed < _FRAMED_OF_SIX
+                or int(framed_places(bgr, sheared)[seen].sum()) > _FRAMED_OF_SIX_SHEARED):
             return True
     return False
 
