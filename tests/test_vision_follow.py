@@ -1034,18 +1034,20 @@ def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() ->
 
 
 def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> None:
-    """A walk-through (seed 21, session 1): after a turn, a team-mate's weapon joins
-    diamonds, and neither a search, a follow nor a search on five read the frame. The
-    live reader's last try, a search with thin strokes cut away, reads it: three plates
-    hidden, every other plate right."""
+    """A walk-through (seed 21, session 33, the frame after the step above): the camera
+    pitches, a team-mate's weapon joins diamonds, and neither a search, a follow nor a
+    search on five read the frame. The live reader's last try, a search with thin strokes
+    cut away, reads it: three plates hidden, every other plate right. (Session 1's turn at
+    frame 21 showed it first; a search on five now reads that frame, its five diamonds
+    relabelled as the ring with a side hidden.)"""
     from assistant.commands.bench_walk import display_scale_of
     from assistant.walkthrough import walk_through
 
-    walk = walk_through(None, 21 * 100_003 + 1, source="synthetic",
-                        display_scale=display_scale_of(1))
-    assert walk[21].event == "turn"
-    assert read_frame(walk[21].scene.frame, max_hidden=4, fewer_diamonds=5).abstain
-    assert_session_reads_right(walk[:22], hidden=3)
+    walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
+                        display_scale=display_scale_of(33))
+    assert walk[7].event == "pitch"
+    assert read_frame(walk[7].scene.frame, max_hidden=4, fewer_diamonds=5).abstain
+    assert_session_reads_right(walk[:8], hidden=3)
 
 
 def test_a_blob_cut_into_many_pieces_gives_few_and_a_panel_s_size_none() -> None:

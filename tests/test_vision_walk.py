@@ -991,3 +991,45 @@ def test_a_sheared_ring_through_six_diamonds_is_never_taken_for_the_ring():
     for shear in shears:
         sheared = replace(fit, geometry=GridGeometry(3, 3, fit.geometry.homography @ shear))
         assert _another_ring_fits(frame, sheared, unmatched)
+
+
+@pytest.mark.parametrize("source", ["synthetic", "screenshot"])
+def test_five_diamonds_a_body_leaves_of_a_side_are_tried_as_the_ring_as_well(source):
+    """Steep seed 14, session 7, frame 22: at 68° the player in gold over the right side
+    hides its three diamonds (two of them merged with his body). The five left fit
+    exactly a ring half as wide, which the fit labelled them on and the frames turned
+    down, and the ring itself was never tried: "not in view". Relabelled, the five place
+    the ring, every place on its plate, the side hidden."""
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.locate import locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 14 * 100_003 + 7, source=source,
+                         display_scale=display_scale_of(7), pitch_range=(55.0, 68.0))[22]
+    assert frame.hidden == (4, 7)
+    fit, why = locate_ring(frame.scene.frame, fewer_needed=5)
+    assert why is None and sum(fit.matched) == 5
+    assert _every_place_on_its_plate(fit, frame).min(axis=1).max() < 0.05 * fit.spacing
+    assert _no_plate_misread(frame, fewer_diamonds=5) == (5, 3)
+
+
+def test_five_ring_places_are_relabelled_onto_every_other_ring_they_fit():
+    """A corner, its two neighbours and the plates beyond them (a side missing) are also
+    the corners and an edge plate of a ring half as wide, and the other way round; a side
+    and the two plates below it, of a ring half as high. A ring's own turns and mirrors
+    are the same ring, never another."""
+    from assistant.vision.locate import _RING, _five_relabellings
+
+    def places_of_other_rings(indices):
+        grid = np.column_stack([_RING, np.ones(8)])
+        return [{tuple(p) for p in np.round(grid @ m.T, 6)[:, :2].tolist()}
+                for m in _five_relabellings(frozenset(indices))]
+
+    # row-major ring places: 0 (0,0) 1 (0,1) 2 (0,2) 3 (1,0) 4 (1,2) 5 (2,0) 6 (2,1) 7 (2,2)
+    assert places_of_other_rings((0, 1, 3, 5, 6)) == [
+        {(0, 0), (0.5, 0), (1, 0), (0, 1), (1, 1), (0, 2), (0.5, 2), (1, 2)}]
+    assert places_of_other_rings((0, 2, 3, 5, 7)) == [
+        {(0, 0), (2, 0), (4, 0), (0, 1), (4, 1), (0, 2), (2, 2), (4, 2)}]
+    assert places_of_other_rings((0, 1, 2, 3, 4)) == [
+        {(0, 0), (1, 0), (2, 0), (0, 0.5), (2, 0.5), (0, 1), (1, 1), (2, 1)}]
+

@@ -19,6 +19,7 @@ searched at half resolution first and at full resolution only when that finds no
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -1117,6 +1118,7 @@ def _ring_hypotheses(
     alternatives: dict[frozenset[int], tuple[float, np.ndarray, frozenset[int], bool]] = {}
     seen: set[frozenset[int]] = set()
     tried: set[frozenset[int]] = set()
+    relabelled: list[tuple[float, np.ndarray, frozenset[int], bool]] = []
     a_coef = _RING[:, 0][None, :, None]
     b_coef = _RING[:, 1][None, :, None]
     for i, (span1, span2) in ((i, pair) for i in range(n) for pair in spans):
@@ -1163,6 +1165,8 @@ def _ring_hypotheses(
             if found[2] not in seen:
                 seen.add(found[2])
                 results.append(found)
+                if needed < MIN_DIAMONDS and len(found[2]) == needed:
+                    relabelled.extend(_relabelled_five(pts, areas, found))
             for other in _tight_alternatives(pts, areas, ok[p], nearest[p], spacing, needed,
                                              found):
                 alternatives.setdefault(other[2], other)
@@ -1172,7 +1176,66 @@ def _ring_hypotheses(
     results.sort(key=lambda item: -item[0])
     second = sorted((item for members, item in alternatives.items() if members not in seen),
                     key=lambda item: -item[0])
-    return results + second
+    # the same five diamonds as other places of another ring, last: for when the checks
+    # turn down the ring the fit labelled them on
+    return results + second + relabelled
+
+
+def _relabelled_five(pts: np.ndarray, areas: np.ndarray,
+                     found: tuple[float, np.ndarray, frozenset[int], bool]
+                     ) -> list[tuple[float, np.ndarray, frozenset[int], bool]]:
+    """The other rings through a five-diamond fit's diamonds, as hypotheses.
+
+    Why: five diamonds fit more than one ring exactly. With a side of the ring hidden
+    (a body over it at a steep camera), the five left (a corner, its two neighbours and
+    the two beyond them) are also the corners and one edge plate of a ring half as wide,
+    and the fit may label them so; that ring's other places lie on the floor, its frames
+    are turned down, and the ring itself was never tried (steep seed 14, session 7,
+    frames 21-22: a player in gold at 68 degrees over the right side)."""
+    score, homography, members, _middle = found
+    ring_image = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    member_list = np.array(sorted(members))
+    places = frozenset(int(np.argmin(np.hypot(*(ring_image - pts[m]).T))) for m in member_list)
+    out = []
+    for relabel in _five_relabellings(places):
+        moved = homography @ relabel
+        spacing = _top_row_spacing(
+            cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), moved).reshape(-1, 2))
+        out.append((score, moved, members,
+                    _blob_in_middle(pts, areas, member_list, moved, spacing)))
+    return out
+
+
+@functools.cache
+def _five_relabellings(places: frozenset[int]) -> tuple[np.ndarray, ...]:
+    """For five ring places (row-major indices of :data:`_RING`): the affine maps from
+    another ring's grid to this one's that put five of that ring's places on these, one
+    per lattice (the ring's own turns and mirrors are one lattice)."""
+    chosen = _RING[sorted(places)]
+    homogeneous = np.column_stack([chosen, np.ones(len(chosen))])
+    ring = {tuple(p) for p in _RING.tolist()}
+    # three of the five not on one line fix the map (five ring places always hold three)
+    base = next(list(trio) for trio in itertools.combinations(range(5), 3)
+                if abs(np.linalg.det(homogeneous[list(trio)])) > 1e-9)
+    lattices: dict[frozenset, np.ndarray] = {}
+    for image in itertools.permutations(_RING.tolist(), 3):
+        forward = np.linalg.solve(homogeneous[base], np.array(image))
+        mapped = homogeneous @ forward
+        if np.abs(mapped - np.rint(mapped)).max() > 1e-9:
+            continue
+        targets = {tuple(p) for p in np.rint(mapped).tolist()}
+        if len(targets) != 5 or not targets <= ring:
+            continue
+        to_other = np.vstack([forward.T, [0, 0, 1]])  # this grid -> the other ring's
+        if abs(np.linalg.det(to_other)) < 1e-9:
+            continue
+        relabel = np.linalg.inv(to_other)  # the other ring's grid -> this one's
+        key = frozenset(tuple(np.round(p, 6)) for p in
+                        (np.column_stack([_RING, np.ones(8)]) @ relabel.T)[:, :2].tolist())
+        if key == frozenset(ring):
+            continue  # the same ring, turned or mirrored
+        lattices.setdefault(key, relabel)
+    return tuple(lattices.values())
 
 
 def _tight_alternatives(
@@ -1326,14 +1389,7 @@ def _refine(
                                                    needed)
     if error > _MAX_FIT_ERROR:
         return None
-    centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
-    median_area = _median(areas[nearest[ok]])
-    diamond_like = (areas >= median_area / 2.5) & (areas <= median_area * 2.5)
-    # a diamond-sized gold blob in the middle: a ninth plate (another puzzle's 3x3 grid,
-    # checked by its frame in _locate_at), or a figure's head or gold clothes over the
-    # plain middle tile, which players cross all the time
-    middle_blob = bool(np.any(
-        diamond_like & (np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing)))
+    middle_blob = _blob_in_middle(pts, areas, nearest[ok], homography, spacing)
     # the blobs must be diamond-sized for this lattice (rejects the tan plate corners and
     # other small repeated details that sit on a lattice of their own)
     quad = cv2.perspectiveTransform(
@@ -1357,6 +1413,18 @@ def _refine(
         return _SKEWED
     score = float(ok.sum()) - error * _ERROR_WEIGHT
     return score, homography, frozenset(int(x) for x in nearest[ok]), middle_blob
+
+
+def _blob_in_middle(pts: np.ndarray, areas: np.ndarray, members: np.ndarray,
+                    homography: np.ndarray, spacing: float) -> bool:
+    """Is there a blob the size of the ring's diamonds in the lattice's middle? A ninth
+    plate (another puzzle's 3x3 grid, checked by its frame in _locate_at), or a figure's
+    head or gold clothes over the plain middle tile, which players cross all the time."""
+    centre = cv2.perspectiveTransform(np.array([[[1.0, 1.0]]]), homography).reshape(2)
+    median_area = _median(areas[members])
+    diamond_like = (areas >= median_area / 2.5) & (areas <= median_area * 2.5)
+    return bool(np.any(
+        diamond_like & (np.hypot(*(pts - centre).T) <= _MATCH_TOLERANCE * spacing)))
 
 
 def _swapped_for_sound(
