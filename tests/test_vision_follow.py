@@ -131,7 +131,7 @@ def test_the_live_reader_follows_a_turn_a_fresh_search_cannot_read() -> None:
     pitch, yaw = 62, 200
     before = room(plate_xy(0), yaw=yaw, pitch=pitch, spacing=75, figures=standing([0], seed=3))
     after = room(plate_xy(0), yaw=yaw + 22, pitch=pitch, spacing=75,
-                 figures=standing([0, 2, 6], seed=4))
+                 figures=standing([0, 2, 6], seed=5))  # (seed 4's a search on five reads)
     assert read_frame(after.frame, max_hidden=4).abstain
     reader = LiveReader()
     reading, _ = reader.read(before.frame, (0, 0), lambda: before.frame)

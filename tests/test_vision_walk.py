@@ -1033,3 +1033,24 @@ def test_five_ring_places_are_relabelled_onto_every_other_ring_they_fit():
     assert places_of_other_rings((0, 1, 2, 3, 4)) == [
         {(0, 0), (1, 0), (2, 0), (0, 0.5), (2, 0.5), (0, 1), (1, 1), (2, 1)}]
 
+
+@pytest.mark.parametrize(("seed", "session", "index", "source"), [
+    (18, 14, 1, "synthetic"), (11, 33, 6, "synthetic"), (18, 23, 1, "screenshot")])
+def test_a_loose_fit_through_a_body_s_blob_gives_way_to_the_five_diamonds_read_whole(
+        seed, session, index, source):
+    """At a steep camera a search on six diamonds took the blob of a body beside a
+    covered plate: the loose fit it pulled (0.013-0.027 of the spacing) put the covered
+    places off their plates, four plates were doubted where the truth hides one or two,
+    and the frame abstained. A search on five places the same ring exactly (0.002-0.003)
+    and every plate is read right."""
+    from assistant.commands.bench_walk import display_scale_of
+    from assistant.vision.locate import EXACT_RING_FIT, locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, seed * 100_003 + session, source=source,
+                         display_scale=display_scale_of(session),
+                         pitch_range=(55.0, 68.0))[index]
+    loose, _why = locate_ring(frame.scene.frame)
+    assert loose.fit_error > EXACT_RING_FIT
+    read, hidden = _no_plate_misread(frame)
+    assert hidden <= 3 and read + hidden == 8

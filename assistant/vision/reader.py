@@ -38,8 +38,10 @@ from assistant.vision.geometry import (
     pixels_at,
 )
 from assistant.vision.locate import (
+    EXACT_RING_FIT,
     LOOSE_FIT,
     MIN_DIAMONDS,
+    MIN_DIAMONDS_AFTER_LAST_VIEW,
     RING_CELLS,
     RingFit,
     follow_ring,
@@ -360,6 +362,22 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
             else NOT_IN_VIEW
         )
         return _abstain(reason, "auto")
+    reading = _read_located(bgr, fit, grid, look, refs, max_hidden)
+    if (reading.abstain and reading.found and fit.fit_error > EXACT_RING_FIT
+            and diamonds_needed > MIN_DIAMONDS_AFTER_LAST_VIEW):
+        core = _tight_core_on_five(whole, fit, cut_strokes)
+        if core is not None:
+            tighter = _read_located(bgr, core, grid, look, refs, max_hidden)
+            if not tighter.abstain:
+                return tighter
+    return reading
+
+
+def _read_located(bgr: np.ndarray, fit: RingFit, grid: GridSpec, look: Look,
+                  refs: tuple[tuple[int, int, int], tuple[int, int, int]] | None,
+                  max_hidden: int) -> Reading:
+    """Read the ring the locator placed (``fit``), as sure of its places as its diamonds
+    make it."""
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen
     )
@@ -381,6 +399,33 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
                                                                 read_at)
     return replace(_unless_corner_unplaced(reading, unfitted, fit_error),
                    unmatched=unmatched)
+
+
+#: a five-diamond ring is the loose fit's own ring when no place of it lies farther than
+#: this from the loose fit's (of its spacing): another lattice lies a spacing off somewhere
+_SAME_RING = 0.35
+
+
+def _tight_core_on_five(whole: np.ndarray, fit: RingFit, cut_strokes: bool) -> RingFit | None:
+    """The ring a search on five diamonds places exactly, when it is ``fit``'s own ring.
+
+    Why: a search on six takes a body's blob beside a covered plate among its diamonds,
+    and the loose fit it pulls (0.013-0.027 of the spacing) puts the covered places off
+    their plates, which then read as floor or doubt: four covered where the truth hides
+    one or two, and the frame abstains (steep seed 18, session 14, frames 1-2; steep
+    seed 11, session 33, frames 6-7; steep seed 18, screenshot rooms, session 23). The
+    five diamonds read whole fit the ring to 0.002-0.003, and their frames show about
+    seven or eight places."""
+    core, _why = locate_ring(whole, diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW,
+                             cut_strokes=cut_strokes)
+    if core is None or core.fit_error > EXACT_RING_FIT:
+        return None
+    places = fit.geometry.to_image(_RING_GRID)
+    moved = np.hypot(*(core.geometry.to_image(_RING_GRID) - places).T)
+    return core if float(moved.max()) <= _SAME_RING * fit.spacing else None
+
+
+_RING_GRID = np.array([(c, r) for r, c in RING_CELLS], np.float64)
 
 
 def _corner_placed_by_the_others(
