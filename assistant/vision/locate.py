@@ -1196,6 +1196,8 @@ def _relabelled_five(pts: np.ndarray, areas: np.ndarray,
     ring_image = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
     member_list = np.array(sorted(members))
     places = frozenset(int(np.argmin(np.hypot(*(ring_image - pts[m]).T))) for m in member_list)
+    if len(places) != len(member_list):
+        return []  # two diamonds at one place: no five places to relabel
     out = []
     for relabel in _five_relabellings(places):
         moved = homography @ relabel
