@@ -34,7 +34,7 @@ __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DI
            "MIN_DIAMONDS_AFTER_LAST_VIEW", "RING_CELLS", "RingFit",
            "agrees_with_last_view", "follow_ring", "framed_places", "locate_ring",
            "ring_in_place", "ring_placed_by",
-           "roll_skew", "whole_diamonds"]
+           "roll_skew", "same_places", "whole_diamonds"]
 
 # The ring, in grid units (x = column, y = row), row-major without the centre.
 _RING = np.array([(c, r) for r in range(3) for c in range(3) if (r, c) != (1, 1)], np.float64)
@@ -489,7 +489,7 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
     # refit on five diamonds bends its unseen places (the bottom row under the chat
     # panel after a zoom) and the moved ring is taken
     tight = fit_moved is not None and fit_moved.fit_error <= _RIGID_FIT_ERROR
-    same = placed_fitted is not None and _same_places(fitted, moved)
+    same = placed_fitted is not None and same_places(fitted, moved, LAST_VIEW_AGREEMENT)
     if placed_fitted is not None and (same or not tight):
         (chosen, members), rigid = placed_fitted, same
         fit = _labelled_fit(chosen, blobs, members)
@@ -502,12 +502,12 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
     return replace(fit, rigid=rigid)
 
 
-def _same_places(homography: np.ndarray, other: np.ndarray) -> bool:
-    """Whether two placements put every ring place within :data:`LAST_VIEW_AGREEMENT` of
-    the spacing of the same place of the other."""
+def same_places(homography: np.ndarray, other: np.ndarray, tolerance: float) -> bool:
+    """Whether two placements put every ring place within ``tolerance`` of the (first
+    one's) spacing of the same place of the other."""
     one, two = (GridGeometry(3, 3, h).to_image(_RING) for h in (homography, other))
     spacing = _top_row_spacing(one)
-    return bool(np.all(np.hypot(*(one - two).T) <= LAST_VIEW_AGREEMENT * spacing))
+    return bool(np.all(np.hypot(*(one - two).T) <= tolerance * spacing))
 
 
 def _on_last_floor(

@@ -40,6 +40,7 @@ from assistant.vision.geometry import (
 from assistant.vision.locate import (
     EXACT_RING_FIT,
     LOOSE_FIT,
+    MAX_ROLL_SKEW,
     MIN_DIAMONDS,
     MIN_DIAMONDS_AFTER_LAST_VIEW,
     RING_CELLS,
@@ -48,6 +49,8 @@ from assistant.vision.locate import (
     framed_places,
     locate_ring,
     ring_placed_by,
+    roll_skew,
+    same_places,
 )
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
@@ -420,12 +423,8 @@ def _tight_core_on_five(whole: np.ndarray, fit: RingFit, cut_strokes: bool) -> R
                              cut_strokes=cut_strokes)
     if core is None or core.fit_error > EXACT_RING_FIT:
         return None
-    places = fit.geometry.to_image(_RING_GRID)
-    moved = np.hypot(*(core.geometry.to_image(_RING_GRID) - places).T)
-    return core if float(moved.max()) <= _SAME_RING * fit.spacing else None
-
-
-_RING_GRID = np.array([(c, r) for r, c in RING_CELLS], np.float64)
+    same = same_places(fit.geometry.homography, core.geometry.homography, _SAME_RING)
+    return core if same else None
 
 
 def _corner_placed_by_the_others(
@@ -603,8 +602,6 @@ def _another_ring_fits(bgr: np.ndarray, fit: RingFit,
     diamonds be a camera's view too (see :func:`_shear_relabellings`)? Not when the six
     plates' frames lie where the ring puts them and not where the sheared ring does: a
     plate's frame is shaped by the lattice, so a shear moves it off the purple."""
-    from assistant.vision.locate import MAX_ROLL_SKEW, roll_skew
-
     shears = _SHEARS.get(frozenset(unmatched), ())
     if not shears:
         return False
