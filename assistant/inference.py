@@ -194,16 +194,18 @@ def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
     """The quarter turns (as :func:`turn_board` counts them) of the labels between two
     readings, assuming the camera turned less than 45° in between.
 
-    Both grid axes on screen, with their lengths, are compared (the old ones turned as
-    the labels would turn, against the new ones), not the angle of one axis: a floor seen
-    steeply at about 45° gives two labellings that look alike, so a pan alone may turn
-    the labels by a quarter while the labelled x axis turns by only 40° on screen."""
-    old, new = _axes(before), _axes(after)
-    quarter = np.array([[0.0, -1.0], [1.0, 0.0]])  # the linear part of one label turn
-    return min(
-        range(4),
-        key=lambda t: float(np.linalg.norm(new - old @ np.linalg.matrix_power(quarter, t))),
-    )
+    Told on the floor, not on the screen: a camera without roll sees the floor line
+    parallel to its own across-direction as a horizontal line wherever it looks
+    (:func:`_across_deg`), so that line's angle in each reading's labels moves only by
+    the camera's turn and by the labels' own quarter turns. The screen's axes are not
+    enough: a steep pitch squeezes one of them, so a 40° turn at 68° looked nearer no
+    quarter turn than the one the labels made (the history then explained nothing), and
+    seen at about 45° of yaw a pan alone may turn the labels by a quarter while the
+    labelled x axis turns by only 40° on screen (the line's angle in the labels then
+    jumps by nearly 90°, which this reads as the quarter turn it is)."""
+    # a quarter turn of the labels turns every floor direction by -90° in them
+    change = _across_deg(after) - _across_deg(before)
+    return round(-change / 90.0) % 4
 
 
 def pan_bound(seconds: float | None, missed: int = 0) -> float:
@@ -301,24 +303,21 @@ def off_cardinal_deg(geometry: GridGeometry) -> float:
     screen through the grid's middle. Measured on the floor, not on the screen, so a steep
     pitch does not shrink it (a camera without roll sees the floor line parallel to its
     own across-direction as a horizontal line)."""
+    angle = _across_deg(geometry) % 90.0
+    return float(min(angle, 90.0 - angle))
+
+
+def _across_deg(geometry: GridGeometry) -> float:
+    """The angle (degrees, in the grid's labels: x = column, y = row) of the floor line
+    that runs across the screen through the grid's middle: exact at any pitch for a
+    camera without roll (the game's), which sees the floor line parallel to its own
+    across-direction as a horizontal line."""
     mx, my = (geometry.cols - 1) / 2, (geometry.rows - 1) / 2
     middle = geometry.to_image(np.array([[mx, my]]))[0]
     across = np.array([geometry.local_spacing(round(my), round(mx)) / 2, 0.0])
     ends = geometry.to_grid(np.array([middle - across, middle + across]))
     dx, dy = ends[1] - ends[0]
-    angle = math.degrees(math.atan2(dy, dx)) % 90.0
-    return float(min(angle, 90.0 - angle))
-
-
-def _axes(geometry: GridGeometry) -> np.ndarray:
-    """The screen directions of the grid's x and y axes at its middle, as the columns of a
-    2x2 matrix scaled to unit area (a zoom does not count)."""
-    mx, my = (geometry.cols - 1) / 2, (geometry.rows - 1) / 2
-    step = 0.25
-    at = geometry.to_image(np.array([[mx - step, my], [mx + step, my],
-                                     [mx, my - step], [mx, my + step]]))
-    axes = np.column_stack([at[1] - at[0], at[3] - at[2]]) / (2 * step)
-    return axes / math.sqrt(max(abs(float(np.linalg.det(axes))), 1e-12))
+    return math.degrees(math.atan2(dy, dx))
 
 
 def turn_side(side: tuple[int, int], turns: int) -> tuple[int, int]:

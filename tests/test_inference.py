@@ -294,6 +294,31 @@ def test_a_pan_that_relabels_a_steep_45_degree_view_is_told_from_the_geometry() 
     assert quarter_turns_between(before.geometry, read((1.0, 2.6)).geometry) == 0
 
 
+@pytest.mark.parametrize(("yaw", "turn"), [(0, -40), (270, 40), (300, 40), (330, -40),
+                                         (20, 40), (200, -40)])
+def test_a_turn_of_40_degrees_at_the_lowest_pitch_is_told_on_the_floor(yaw, turn) -> None:
+    """At 68° from straight down the floor is squeezed to a third across the screen, so
+    the screen's axes after a 40° turn about the player looked nearer no quarter turn of
+    the labels than the one they made (yaw 270 to 310, 300 to 340, 0 to 320 and 330 to 290
+    here): the history explained nothing, and the frame after a step onto a plate hidden
+    under the player stayed undecided. The angle of the floor line across the screen is
+    exact at any pitch: the board read after the turn is the one before, relabelled."""
+    from assistant.inference import quarter_turns_between
+    from assistant.scene import Camera, SceneParams, render_scene
+    from assistant.vision import read_frame
+
+    def read(yaw_deg):
+        camera = Camera(yaw_deg=yaw_deg, pitch_deg=68, spacing_px=80, look_at=(2.0, 0.0))
+        return read_frame(render_scene(SceneParams(
+            seed=2, room_seed=5, board="110/0#0/101", camera=camera, ui=False,
+            frame_size=(900, 640))).frame)
+
+    before, after = read(yaw), read(yaw + turn)
+    assert before.board is not None and after.board is not None
+    turns = quarter_turns_between(before.geometry, after.geometry)
+    assert turn_board(before.board, turns).format() == after.board.format()
+
+
 def test_how_far_the_camera_looks_from_the_rooms_axes_is_read_from_the_plates() -> None:
     """Rendered rooms, read by the reader: along an axis at every pitch the game allows
     the measure is near 0 (a compass snap's view), between them it is the yaw's offset
