@@ -179,6 +179,9 @@ class LiveState:
     #: where (physical screen pixels) the frame the reading was made on starts: a point
     #: of the reading's geometry plus ``origin`` is on the screen (None without a reading)
     origin: tuple[int, int] | None = None
+    #: the board is the session history's, which explained this frame from the boards
+    #: before it (not started again from this frame alone): see :class:`Stabilizer`
+    continued: bool = False
 
     @cached_property
     def key(self) -> tuple:
@@ -258,7 +261,8 @@ class Stabilizer:
             self._shown = state  # same content: follow the window and the camera at once
             return state
         self._differs += 1
-        if self._differs >= self.frames or (self._shown is None and self.frames <= 1):
+        if self._differs >= self.frames or (self._shown is None and self.frames <= 1) \
+                or _back_from_blank(self._shown, state):
             self._shown = state
             self._differs = 0
         if self._shown is None:
@@ -273,6 +277,21 @@ class Stabilizer:
 
 
 _WAITING = LiveState("no-puzzle", "Looking for the puzzle…")
+
+
+def _back_from_blank(shown: LiveState | None, observed: LiveState) -> bool:
+    """Whether ``observed`` is shown at once: the overlay is blank because the reader
+    lost the ring for frames of a session (not at its start), and this frame's board is
+    certain and follows from the boards the session saw before (the history explained
+    it; it did not start again from this frame alone).
+
+    Why: at a steep camera with bodies on the plates, the reader can miss every other
+    frame; each reading was then held back a frame and each miss blanked the overlay
+    again, so the right board, read every other frame, was never shown. A one-frame
+    misread is what holding back guards against, and one the history explains is no
+    glitch of a single picture: it agrees with every frame the session saw."""
+    return (shown is not None and shown is not _WAITING and shown.kind == "no-puzzle"
+            and observed.continued and observed.board is not None)
 
 
 def _marks_moved(shown: LiveState, observed: LiveState) -> bool:
@@ -790,7 +809,8 @@ class LiveLoop:
             return self._uncertain(reading, inference, area, origin)
         board = self._with_objective(inference.board)
         solution = self._solve(board)
-        known = {"hidden": reading.hidden, "inferred": inference.inferred, "origin": origin}
+        known = {"hidden": reading.hidden, "inferred": inference.inferred, "origin": origin,
+                 "continued": not self.history.restarted}
         if not solution.solvable:
             return LiveState(
                 "unsolvable",

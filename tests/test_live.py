@@ -15,7 +15,7 @@ from assistant.live import (
     Stabilizer,
     _behind_a_body,
 )
-from assistant.puzzle import toa_board
+from assistant.puzzle import Board, toa_board
 from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.solver import solve
 from assistant.vision.geometry import SAMPLE_RADIUS
@@ -296,6 +296,55 @@ def test_stabilizer_ignores_a_flickering_reading() -> None:
     for _ in range(5):
         assert stabilizer.push(b).status == "a"
         assert stabilizer.push(a).status == "a"
+
+
+def test_stabilizer_shows_a_board_the_history_continued_at_once_after_a_blank() -> None:
+    """The reader missing every other frame (a steep camera, bodies on the plates) kept
+    the overlay blank: each reading was held back a frame and each miss blanked it again.
+    A certain board the session's history explained from the boards before is shown at
+    once after a blank; one the history could not explain (the frame alone decided) is
+    held back as before, and so is the first board of a session."""
+    board = Board.parse("111/0#0/110")
+    lost = LiveState("no-puzzle", "Puzzle not in view.")
+    continued = LiveState("steps", "c", board=board, continued=True)
+    alone = LiveState("steps", "a", board=board)
+
+    stabilizer = Stabilizer(2)
+    assert stabilizer.push(continued).kind == "no-puzzle"  # a session's first board waits
+    assert stabilizer.push(continued) is continued
+    stabilizer.push(lost)
+    assert stabilizer.push(lost).kind == "no-puzzle"
+    assert stabilizer.push(continued) is continued  # back at once
+    assert stabilizer.push(lost) is continued  # one miss is held back as ever
+    assert stabilizer.push(continued) is continued
+
+    stabilizer = Stabilizer(2)
+    stabilizer.push(alone)
+    stabilizer.push(alone)
+    stabilizer.push(lost)
+    stabilizer.push(lost)
+    assert stabilizer.push(alone).kind == "no-puzzle"  # the frame alone: held back
+    assert stabilizer.push(alone) is alone
+
+
+def test_a_room_read_every_other_frame_keeps_its_marks_after_a_blank() -> None:
+    """Through the live loop: the room read, then lost for two frames (the overlay goes
+    blank: nothing tells where the plates are), then read and lost in turn. The board
+    follows from the one seen before, so each frame that reads it shows its marks."""
+    scene = room("111/0#0/110")
+    noise = np.random.default_rng(5).integers(0, 256, scene.frame.shape, np.uint8)
+    loop, grabber = make_loop(scene.frame)
+    loop.tick()
+    assert loop.tick().kind == "steps"
+    grabber.frame = noise
+    loop.tick()
+    assert loop.tick().kind == "no-puzzle"
+    for _ in range(3):
+        grabber.frame = scene.frame
+        shown = loop.tick()
+        assert shown.kind == "steps" and len(shown.marks) == 3
+        grabber.frame = noise
+        loop.tick()
 
 
 def test_find_window_by_pattern_skips_our_own_windows() -> None:
