@@ -64,9 +64,11 @@ from assistant.vision.geometry import (
     geometry_from_corners,
 )
 from assistant.vision.locate import (
+    LAST_VIEW_AGREEMENT,
     MIN_DIAMONDS_AFTER_LAST_VIEW,
     agrees_with_last_view,
     ring_in_place,
+    same_places,
     whole_diamonds,
 )
 from assistant.vision.reader import (
@@ -85,6 +87,10 @@ log = logging.getLogger(__name__)
 
 #: Frames a new reading must persist before it is shown (no flicker).
 STABLE_FRAMES = 2
+#: A ring followed from the last view that hides this many plates or more is searched for
+#: afresh too, and the fresh reading taken when it hides only some of them
+#: (:meth:`LiveReader._fresh_if_more_read`)
+FRESH_SEARCH_HIDING = 3
 #: Auto-located rings are checked at least this often (frames) to be where their corners
 #: place them (a camera creeping away without changing the board read), and searched for
 #: again when they are not.
@@ -502,6 +508,28 @@ class LiveReader:
         if not self._fixed:
             self._corners = None
 
+    def _fresh_if_more_read(self, frame: np.ndarray, followed: Reading) -> Reading:
+        """``followed``, a reading of the ring followed from the last view, or a fresh
+        search's of the same ring when that hides only some of the plates it hides.
+
+        Why: a follow sets aside every plate whose diamond is not whole where the moved
+        ring puts it, and the reads at its corners keep them hidden; a player on a corner
+        plate at a steep camera covers part of both its neighbours, and with all three
+        of the step's plates hidden the step went undecided until the player walked on.
+        A fresh search reads a neighbour from the part of its diamond that shows. Asked
+        only when the follow hides three plates or more (a step onto a corner at a steep
+        camera; a crowd), so a frame costs at most one search more."""
+        if followed.abstain or followed.geometry is None \
+                or len(followed.hidden) < FRESH_SEARCH_HIDING:
+            return followed
+        fresh = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION)
+        if fresh.abstain or fresh.geometry is None \
+                or not set(fresh.hidden) < set(followed.hidden) \
+                or not same_places(fresh.geometry.homography, followed.geometry.homography,
+                                   LAST_VIEW_AGREEMENT):
+            return followed
+        return fresh
+
     def _no_ring_lately(self) -> bool:
         """Whether no search found the ring in the last :data:`FIVE_DIAMOND_SEARCHES`.
 
@@ -527,6 +555,7 @@ class LiveReader:
         if self._last_seen is not None:
             reading = follow_frame(frame, self._last_seen, self.profile,
                                    previous_sure=self._last_seen_sure)
+            reading = self._fresh_if_more_read(frame, reading)
         if reading is None or reading.abstain:
             # no ring found a moment ago (a session's first frames, the room come back
             # into view): on five diamonds too, if not six (_no_ring_lately)

@@ -438,3 +438,23 @@ def test_a_pitch_after_a_step_onto_a_column_hidden_by_the_body_shows_no_wrong_ma
         state = sequence.feed(frame.scene.frame)
     assert walk[6].event == "pitch"
     assert judge_state(state, walk[6]) != "wrong"
+
+
+@pytest.mark.parametrize(("number", "options"), [
+    (31 * 100_003 + 23, {"display_scale": 1.5}),
+    (6 * 100_003 + 5, {"display_scale": 1.5, "pitch_range": (55.0, 68.0)}),
+])
+def test_a_step_onto_a_corner_is_told_by_a_neighbour_read_from_what_shows(number, options):
+    """Seed 31, session 23 (drawn room) and steep seed 6, session 5: the first step is
+    onto a corner plate, and the player standing on it covers part of both its
+    neighbours. The ring followed from the last view sets all three aside (a diamond not
+    whole where the moved ring puts it), which left the step undecided until the player
+    walked on; a fresh search of the same ring reads a neighbour from the part of its
+    diamond that shows, and the frames after the step are right."""
+    walk = walk_through(None, number, source="synthetic", **options)
+    assert walk[5].event == "stepped" and walk[5].player_plate in (0, 2, 5, 7)  # a corner
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk[:8]):
+        state = sequence.feed(frame.scene.frame)
+        if index in (6, 7):
+            assert judge_state(state, frame) == "right", index
