@@ -296,8 +296,8 @@ def _back_from_blank(shown: LiveState | None, observed: LiveState) -> bool:
     again, so the right board, read every other frame, was never shown. A one-frame
     misread is what holding back guards against, and one the history explains is no
     glitch of a single picture: it agrees with every frame the session saw."""
-    return (shown is not None and shown is not _WAITING and shown.kind == "no-puzzle"
-            and observed.continued and observed.board is not None)
+    return (shown is not None and shown.kind == "no-puzzle" and observed.continued
+            and observed.board is not None)
 
 
 def _marks_moved(shown: LiveState, observed: LiveState) -> bool:
