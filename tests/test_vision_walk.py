@@ -564,6 +564,27 @@ def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_rea
     assert judge_picture(frame) == "hidden"
 
 
+@pytest.mark.parametrize("source", ["synthetic", "screenshot"])
+def test_orange_legs_over_a_lit_diamond_off_the_plates_hue_are_never_read(source):
+    """Held-out seed 32, session 29, frame 20 (29°, 150% display scaling): the player's
+    orange legs cover all of a lit diamond's sampled middle, in their own shade, and the
+    plate read as the one unlit plate among six lit ones (chroma just clear of the
+    threshold, 0.20 darker than the lit look: under the darkness checks), the one wrong
+    single picture of both room sources. Lit and unlit diamonds share their hue (4.5° at
+    most apart, measured); the legs are 7.1° off it: the plate is hidden."""
+    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from assistant.walkthrough import walk_through
+
+    if source == "screenshot":
+        from conftest import shared_file
+
+        shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 32 * 100_003 + 29, source=source,
+                         display_scale=display_scale_of(29))[20]
+    assert frame.player_plate is not None and frame.screen_board == "111/1#1/111"
+    assert judge_picture(frame) == "hidden"
+
+
 def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
     """At 66° and 60 pixels a plate (seed 2, session 31, the first frame), with bodies on
     the floor between the plates, the frames' band is two pixels deep on the far and

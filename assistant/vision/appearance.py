@@ -88,6 +88,12 @@ _REFERENCE_MARGIN = 0.25
 _SHADE_FREE_DIFFERENCE = 0.15
 # Degrees of hue a ToA sector may differ from the frame's typical diamond.
 _HUE_TOLERANCE = 12.0
+# ... and a cell alone in its look, this far from the other look's median hue (degrees):
+# measured on 962 walk-through pictures read right with both looks (held-out seed 32 and
+# seed 3's screenshot rooms, steep seeds 5 and 7's, every third session), the two looks'
+# medians at most 4.5° apart and a lone cell at most 4.0° from the other look (101); legs
+# over a lit diamond that read as a lone unlit plate, 7.1° (_lone_look_unborne)
+_LONE_HUE_TOLERANCE = 6.0
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
 _GAP_OVER_SPREAD = 1.5
 
@@ -435,10 +441,15 @@ def _off_hue(parts: np.ndarray) -> np.ndarray:
     """(cells, sectors) True where a sector's hue is far from the frame's: lit and unlit ToA
     diamonds share their gold hue (they differ in blue, saturation and value), while a
     player's skin or clothes over a diamond do not."""
-    b, g, r = parts[..., 0], parts[..., 1], parts[..., 2]
-    hue = np.degrees(np.arctan2(np.sqrt(3.0) * (g - b), 2 * r - g - b))
+    hue = _hue_deg(parts)
     typical = float(np.median(hue))
     return np.abs((hue - typical + 180.0) % 360.0 - 180.0) > _HUE_TOLERANCE
+
+
+def _hue_deg(bgr: np.ndarray) -> np.ndarray:
+    """The hue angle (degrees) of BGR colours (last axis)."""
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    return np.degrees(np.arctan2(np.sqrt(3.0) * (g - b), 2 * r - g - b))
 
 
 def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
@@ -451,14 +462,26 @@ def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
     centred on the plate just stepped on, in white and gold at 150% display scaling and
     through JPEG, read unlit among six lit plates (chroma -1.11, where this room's lit
     plates showed -0.65 and its unlit ones -1.4), and the overlay marked plates to step
-    on in a solved room (seed 16, screenshot rooms, session 11, frame 10)."""
+    on in a solved room (seed 16, screenshot rooms, session 11, frame 10).
+
+    Nor is a lone cell whose hue strays from the other look's by more than
+    :data:`_LONE_HUE_TOLERANCE`: lit and unlit diamonds share their gold hue, and orange
+    legs centred over a lit diamond, in their own shade, read unlit (chroma -1.29, just
+    clear) among six lit plates, 7.1° off their hue (held-out seed 32, session 29, frame
+    20, both room sources, at 29° and 150% display scaling)."""
+    cells = np.median(parts, axis=1)  # (cells, 3): each cell's median colour
     for state in (0, 1):
         members = np.flatnonzero(lit == state)
         if len(members) != 1:
             continue
-        level = float(toa_chroma(np.median(parts[members[0]], axis=0)))
+        level = float(toa_chroma(cells[members[0]]))
         clear = (level > _TOA_THRESHOLD + _TOA_MARGIN if state
                  else level < _TOA_THRESHOLD - _TOA_MARGIN)
+        others = _hue_deg(cells[lit != state])
+        if len(others):
+            stray = (float(_hue_deg(cells[members[0]])) - float(np.median(others)) + 180.0) \
+                % 360.0 - 180.0
+            clear = clear and abs(stray) <= _LONE_HUE_TOLERANCE
         if not clear:
             return int(members[0])
     return None
