@@ -885,9 +885,9 @@ def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
 def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
     """Six lit plates and a seventh darkened by a body over it: two looks by contrast, the
     seventh a look of its own, but its colour is no unlit plate's (between the looks,
-    within the margin of the threshold the all-alike fallback decides by). It is
-    covered; a seventh of an unlit plate's colour is read unlit, and a lone lit plate
-    among unlit ones lit, as before."""
+    within the margin of the threshold the all-alike fallback decides by, or off the
+    plates' shared hue). It is covered; a seventh of an unlit plate's colour is read
+    unlit, and a lone lit plate among unlit ones lit, as before."""
     from assistant.vision.appearance import Look, classify
     from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
 
@@ -898,10 +898,14 @@ def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
                                  + rng.normal(0, 1.5, (len(SAMPLE_OFFSETS), 3)), 0, 255)
                          for colour in colours])
 
-    lit, unlit = (90, 200, 225), (25, 140, 190)  # BGR; chroma -0.65 and -1.38
+    # BGR, the real screenshot's plates: chroma -0.81 and -1.45, hue 47.4° and 48.4°
+    lit, unlit = (61, 159, 188), (19, 134, 165)
     body = (40, 150, 190)  # -1.11: darker than lit, no unlit plate's colour
     covered = classify(cells(*[lit] * 6, body), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
     assert covered.lit is None and covered.reason == "covered" and covered.bad_cell == 6
+    legs = (23, 105, 147)  # an unlit plate's chroma (-1.29), but orange: hue 40.5°
+    orange = classify(cells(*[lit] * 6, legs), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
+    assert orange.lit is None and orange.reason == "covered" and orange.bad_cell == 6
     plain = classify(cells(*[lit] * 6, unlit), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
     assert plain.lit.tolist() == [1] * 6 + [0]
     lone_lit = classify(cells(*[unlit] * 6, lit), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
