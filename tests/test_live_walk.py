@@ -25,7 +25,7 @@ from assistant.walkthrough import walk_through
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_walk_through_never_shows_a_wrong_mark(seed):
     result = run_sessions(1, seed, "synthetic")
-    assert result["wrong"] == []
+    assert result["wrong"] == [] and result["wrong_pictures"] == []
     sequences = result["sequences"]
     # how often the loop shows a full answer is measured by bench-walk; here: it does,
     # on this session
@@ -61,6 +61,24 @@ def test_the_bench_keeps_each_missed_frame_with_the_moment_it_was():
     assert describe_missed(missed_frame(2, 7, standing, "blank: Puzzle not in view")) == (
         "session 2, frame 7 (idle, after a step, player on plate 4, hidden [4], "
         "out of view [0, 1, 2]): blank: Puzzle not in view")
+
+
+def test_the_bench_keeps_each_wrong_single_picture_with_its_moment(monkeypatch):
+    """A single picture read wrong was only counted: held-out seed 32 had one in each
+    room source, and finding it took a scan of every frame. Each is now kept with its
+    session and frame, like a sequence's missed frame, and printed whatever the options."""
+    import assistant.commands.bench_walk as bench
+
+    calls = []
+
+    def judged(frame):
+        calls.append(frame)
+        return "wrong" if len(calls) == 4 else "right"
+
+    monkeypatch.setattr(bench, "judge_picture", judged)
+    result = run_sessions(1, 1, "synthetic")
+    assert [(p["session"], p["frame"], p["why"]) for p in result["wrong_pictures"]] == [
+        (0, 3, "wrong single picture")]
 
 
 def test_the_bench_tells_a_shortfall_by_kind_without_the_plates_places():

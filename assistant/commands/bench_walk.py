@@ -178,6 +178,7 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
     searches: dict[str, list[int]] = {}
     ms: list[float] = []
     wrong: list[dict] = []
+    wrong_pictures: list[dict] = []  # single pictures read wrong, each with its moment
     # per display scaling: frames fully right and frames judged (as the share overall)
     by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
     # judged frames not fully right, by what the live loop said (shortfall_reason), and
@@ -198,7 +199,10 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
         ever_seen = np.zeros(8, bool)  # room plates the reader has read (not hidden)
         for index, frame in enumerate(walk):
             where = "on" if frame.player_plate is not None else "off"
-            pictures[where][judge_picture(frame)] += 1
+            verdict = judge_picture(frame)
+            pictures[where][verdict] += 1
+            if verdict == "wrong":
+                wrong_pictures.append(missed_frame(number, index, frame, "wrong single picture"))
             started = time.perf_counter()
             before = sequence.loop.reader.relocations
             state = sequence.feed(frame.scene.frame)
@@ -231,6 +235,7 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
                               "display_scale": scale})
     return {"pictures": pictures, "sequences": frames, "never_seen": never_seen,
             "ms_per_frame": statistics.median(ms) if ms else 0.0, "wrong": wrong,
+            "wrong_pictures": wrong_pictures,
             "searches": searches, "by_display_scale": by_scale,
             "shortfall": dict(sorted(shortfall.items(), key=lambda item: (-item[1], item[0]))),
             "missed": missed}
@@ -372,7 +377,8 @@ def run(args: argparse.Namespace) -> int:
             results[source]["floor_alone"] = floor_pictures(
                 FLOOR_PICTURES_PER_SESSION * args.sessions, args.seed, source)
     elapsed = time.perf_counter() - started
-    wrong = any(r["wrong"] or r.get("floor_alone", {}).get("wrong") for r in results.values())
+    wrong = any(r["wrong"] or r["wrong_pictures"] or r.get("floor_alone", {}).get("wrong")
+                for r in results.values())
     if args.json:
         print(json.dumps({"sessions": args.sessions, "seed": args.seed, "steep": args.steep,
                           "consecutive": args.consecutive,
@@ -399,6 +405,8 @@ def run(args: argparse.Namespace) -> int:
             for where, label in (("on", "player on a plate"), ("off", "player off the plates")):
                 print(f"  {label:<22}" + "".join(f"{table[where][k]:>10}" for k in outcomes),
                       file=out)
+        for picture in result["wrong_pictures"]:  # always: a wrong reading must be found
+            print(f"    {describe_missed(picture)}", file=out)
         seq = {k: sum(result["sequences"][w][k] for w in ("on", "off"))
                for k in SEQUENCE_OUTCOMES}
         judged = sum(seq.values()) - seq["settling"] - result["never_seen"]
