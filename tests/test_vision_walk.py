@@ -362,6 +362,44 @@ def test_a_small_player_from_above_blending_with_his_plate_is_hidden_not_a_third
     assert (read, hidden) == (7, 1)
 
 
+def test_a_cell_evenly_mixed_among_cells_not_all_clean_is_the_covered_one():
+    """Features measured at a steep camera (steep seed 10, session 39, frame 16): the
+    plate behind the player, his legs down its middle, lies midway between the looks
+    while an unlit plate's sectors spread. That plate is the one covered (the worst-spread cell
+    was hidden first, then another plain one, until the looks could not be told apart).
+    A lit plate only a little darker than its look (the real floor under the chat panel,
+    seed 9, session 32) is no mix; nor is any cell among too few."""
+    from assistant.vision.appearance import _evenly_mixed
+
+    shaded = np.array([4.758, 3.75, 4.575, 4.213, 3.632, 4.611, 4.56])
+    assert _evenly_mixed(shaded, 0.25) == 3
+    near_lit = np.array([3.706, 3.706, 3.148, 3.706, 4.467, 4.582, 4.595])
+    assert _evenly_mixed(near_lit, 0.25) is None
+
+
+def test_the_plate_behind_the_player_half_covered_alike_does_not_leave_the_looks_untold():
+    """Steep seed 10, session 39, frame 16 (drawn room, 68°): after a step the player's
+    legs run down the middle of the plate behind him, in every sector alike, and its
+    look lies midway between lit and unlit; an unlit plate's sectors spread too. The
+    frame was "Can't tell lit from unlit" (shown as the puzzle not in view): that plate
+    is hidden and the others read right."""
+    from test_vision_follow import assert_read_right, feed
+
+    from assistant.live import LiveReader
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 10 * 100_003 + 39, source="synthetic", pitch_range=(55.0, 68.0))
+    frame = walk[16]
+    assert frame.event == "idle" and frame.player_plate is not None
+    reader = LiveReader()
+    for earlier in walk[:16]:
+        feed(reader, earlier.scene.frame)
+    reading, offset = feed(reader, frame.scene.frame)
+    assert not reading.abstain, reading.reason
+    assert len(reading.hidden) < 8 - 2
+    assert_read_right(reading, frame.scene, offset, within=10)
+
+
 def test_one_cell_between_two_clear_looks_is_covered():
     """The cell midway between two tight looks is set aside, and so is one darker than the
     darker look by more than half the gap; with two such cells, or a cell beyond the

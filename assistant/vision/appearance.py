@@ -81,6 +81,10 @@ _MIN_VISIBLE_PARTS = 2
 # the colour difference between the looks holds two colours: part of it is hidden.
 _MIX_SPREAD = 0.6
 _MIX_OVER_TYPICAL = 2.5
+# Cells read at least, for one evenly mixed among cells not all clean to be taken as the
+# covered one (_evenly_mixed: the two looks it lies between are then told by five cells
+# or more)
+_MIXED_AMONG = 6
 # All cells alike with references: the cells must sit this share of the way from the
 # midpoint between the references; references whose brightness-free colours differ by
 # more than this (per channel, of the brightest) are compared brightness-free too.
@@ -260,7 +264,13 @@ def classify(
         return Decision(lit, np.round(confidence, 3), features, None, None, "contrast", foreign)
 
     if not clean.all():
-        return Decision(None, confidence, features, "covered", worst)
+        # a cell evenly mixed from both looks (at a steep camera the player's legs down
+        # the middle of the plate behind him, in every sector alike) leaves the two looks
+        # unseparated: it is the one covered, not the worst-spread cell (hiding that first
+        # hid plain plates of the other look until too few were left to tell them apart)
+        odd_one = _evenly_mixed(features, gap_min) if n >= _MIXED_AMONG else None
+        return Decision(None, confidence, features, "covered",
+                        worst if odd_one is None else odd_one)
     if look is Look.TOA_PLATE:
         # all alike is decided for every cell at once: a cell with a part of another hue
         # (a figure over it) must not be swept along with the others
@@ -318,6 +328,19 @@ def _between_looks(features: np.ndarray, gap_min: float) -> int | None:
                 return None
             found = int(i)
     return found
+
+
+def _evenly_mixed(features: np.ndarray, gap_min: float) -> int | None:
+    """The one cell between two clear looks (:func:`_between_looks`) that lies in the
+    middle half of the gap between them, or None: a plate half covered alike in every
+    sector. A cell near one look is that look a little off (a lit plate in a darker
+    spot of the room), not a mix."""
+    odd_one = _between_looks(features, gap_min)
+    if odd_one is None:
+        return None
+    _gap, low, high = _clear_looks(np.delete(features, odd_one), gap_min)
+    quarter = (high[0] - low[-1]) / 4
+    return odd_one if low[-1] + quarter <= features[odd_one] <= high[0] - quarter else None
 
 
 def _below_looks(features: np.ndarray, gap_min: float) -> int | None:
