@@ -623,6 +623,27 @@ def test_orange_legs_over_a_lit_diamond_off_the_plates_hue_are_never_read(source
     assert judge_picture(frame) == "hidden"
 
 
+def test_legs_darker_than_an_unlit_plate_and_off_its_hue_are_never_read():
+    """Held-out steep seed 27, session 29, frame 21 (the real floor's room, 68°, 150%
+    display scaling): the player's orange legs cover the whole middle of the lit plate
+    he stands on, and it read as the one unlit plate among seven lit ones, the one wrong
+    single picture of that row. Its hue was 4.6° off the lit plates' (under the 6° a
+    lone look may stray) and it was 0.24 darker than them (under the 0.26 a lone plate
+    may be): darker than an unlit diamond is than a lit one (0.13 on the real screenshot,
+    at most 0.16 for a lone unlit plate read right) and off the hue by more than 3.5° at
+    once, it is hidden."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 27 * 100_003 + 29, source="screenshot",
+                         display_scale=display_scale_of(29), pitch_range=(55.0, 68.0))[21]
+    assert frame.player_plate is not None and frame.screen_board == "111/1#1/111"
+    assert judge_picture(frame) == "hidden"
+
+
 def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
     """At 66° and 60 pixels a plate (seed 2, session 31, the first frame), with bodies on
     the floor between the plates, the frames' band is two pixels deep on the far and
@@ -924,7 +945,7 @@ def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
     """Six lit plates and a seventh darkened by a body over it: two looks by contrast, the
     seventh a look of its own, but its colour is no unlit plate's (between the looks,
     within the margin of the threshold the all-alike fallback decides by, or off the
-    plates' shared hue). It is covered; a seventh of an unlit plate's colour is read
+    plates' shared hue, or darker than an unlit plate and a little off it). It is covered; a seventh of an unlit plate's colour is read
     unlit, and a lone lit plate among unlit ones lit, as before."""
     from assistant.vision.appearance import Look, classify
     from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
@@ -946,6 +967,14 @@ def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
     assert orange.lit is None and orange.reason == "covered" and orange.bad_cell == 6
     plain = classify(cells(*[lit] * 6, unlit), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
     assert plain.lit.tolist() == [1] * 6 + [0]
+    # darker than an unlit plate is and 4.6° off: covered; an unlit plate's brightness
+    # 4° off: read unlit
+    dark_legs = (20, 105, 142)
+    dark = classify(cells(*[lit] * 6, dark_legs), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
+    assert dark.lit is None and dark.reason == "covered" and dark.bad_cell == 6
+    off_hue = (19, 122, 165)
+    bright = classify(cells(*[lit] * 6, off_hue), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
+    assert bright.lit.tolist() == [1] * 6 + [0]
     lone_lit = classify(cells(*[unlit] * 6, lit), Look.TOA_PLATE, sectors=SAMPLE_SECTORS)
     assert lone_lit.lit.tolist() == [0] * 6 + [1]
     dim = classify(cells(*[unlit] * 6, (50, 170, 215)), Look.TOA_PLATE,

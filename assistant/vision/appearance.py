@@ -93,11 +93,19 @@ _SHADE_FREE_DIFFERENCE = 0.15
 # Degrees of hue a ToA sector may differ from the frame's typical diamond.
 _HUE_TOLERANCE = 12.0
 # ... and a cell alone in its look, this far from the other look's median hue (degrees):
-# measured on 962 walk-through pictures read right with both looks (held-out seed 32 and
-# seed 3's screenshot rooms, steep seeds 5 and 7's, every third session), the two looks'
-# medians at most 4.5° apart and a lone cell at most 4.0° from the other look (101); legs
-# over a lit diamond that read as a lone unlit plate, 7.1° (_lone_look_unborne)
+# measured on walk-through pictures read right (every third session of seeds 3, 32 and 33
+# and steep seeds 5, 7, 14, 18 and 27, both room sources for some), a lone cell at most
+# 4.3° from the other look (268 cells); legs over a lit diamond that read as a lone unlit
+# plate, 7.1° (seed 32) (_lone_look_unborne)
 _LONE_HUE_TOLERANCE = 6.0
+# ... or, for a lone cell darker than the other look by more than _LONE_DARKER_DOUBT (log
+# of the brightest channel), this far (degrees). Of the 129 lone unlit cells read right
+# above, none was both: darker by 0.16 at most (a real unlit diamond is 0.13 darker than a
+# lit one, 0.18 under a gamma of 1.4), off by 3.95° at most. Orange legs over the whole
+# middle of a lit diamond at 68°, read as the one unlit plate among seven lit ones: 0.24
+# darker and 4.6° off (held-out steep seed 27, session 29, frame 21, the real floor's room)
+_LONE_HUE_DOUBT = 3.5
+_LONE_DARKER_DOUBT = 0.2
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
 _GAP_OVER_SPREAD = 1.5
 
@@ -491,8 +499,12 @@ def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
     :data:`_LONE_HUE_TOLERANCE`: lit and unlit diamonds share their gold hue, and orange
     legs centred over a lit diamond, in their own shade, read unlit (chroma -1.29, just
     clear) among six lit plates, 7.1° off their hue (held-out seed 32, session 29, frame
-    20, both room sources, at 29° and 150% display scaling)."""
+    20, both room sources, at 29° and 150% display scaling). Nor is a lone cell both
+    darker than a plate of the other state is (:data:`_LONE_DARKER_DOUBT`) and off its
+    hue by :data:`_LONE_HUE_DOUBT`: at 68° such legs read unlit among seven lit plates
+    4.6° off and 0.24 darker (held-out steep seed 27, session 29, frame 21)."""
     cells = np.median(parts, axis=1)  # (cells, 3): each cell's median colour
+    brightness = np.log(cells.max(axis=1) + 8.0)
     for state in (0, 1):
         members = np.flatnonzero(lit == state)
         if len(members) != 1:
@@ -504,7 +516,9 @@ def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
         if len(others):
             stray = (float(_hue_deg(cells[members[0]])) - float(np.median(others)) + 180.0) \
                 % 360.0 - 180.0
-            clear = clear and abs(stray) <= _LONE_HUE_TOLERANCE
+            darker = float(np.median(brightness[lit != state])) - float(brightness[members[0]])
+            doubt = _LONE_HUE_DOUBT if darker > _LONE_DARKER_DOUBT else _LONE_HUE_TOLERANCE
+            clear = clear and abs(stray) <= doubt
         if not clear:
             return int(members[0])
     return None
