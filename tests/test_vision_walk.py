@@ -945,8 +945,9 @@ def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
     """Six lit plates and a seventh darkened by a body over it: two looks by contrast, the
     seventh a look of its own, but its colour is no unlit plate's (between the looks,
     within the margin of the threshold the all-alike fallback decides by, or off the
-    plates' shared hue, or darker than an unlit plate and a little off it). It is covered; a seventh of an unlit plate's colour is read
-    unlit, and a lone lit plate among unlit ones lit, as before."""
+    plates' shared hue, or darker than an unlit plate and a little off it). It is
+    covered; a seventh of an unlit plate's colour is read unlit, and a lone lit plate
+    among unlit ones lit, as before."""
     from assistant.vision.appearance import Look, classify
     from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
 
