@@ -67,6 +67,7 @@ from assistant.vision.locate import (
     LAST_VIEW_AGREEMENT,
     MIN_DIAMONDS_AFTER_LAST_VIEW,
     agrees_with_last_view,
+    plate_in_the_middle,
     ring_in_place,
     same_places,
     whole_diamonds,
@@ -447,6 +448,11 @@ class LiveReader:
         if geometry is None or len(reading.unmatched) != 2:
             return reading
         if not agrees_with_last_view(frame, self._last_seen, geometry):
+            return reading
+        if plate_in_the_middle(frame, geometry):
+            # the last view moved by a whole plate agrees too: six gold blobs (four
+            # plates, the way-in arrow on the border, a figure's gold) placed the ring a
+            # row off, its middle on a covered plate, its far row on the border tiles
             return reading
         confirmed = read_frame(frame, self.profile.with_corners(geometry.corners()),
                                max_hidden=MAX_HIDDEN_IN_SESSION, set_aside=reading.unmatched)

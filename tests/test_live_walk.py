@@ -13,6 +13,7 @@ from conftest import shared_file
 from assistant.commands.bench_walk import (
     between_raids,
     describe_missed,
+    display_scale_of,
     judge_state,
     missed_frame,
     run_sessions,
@@ -407,6 +408,22 @@ def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
         state = sequence.feed(frame.scene.frame)
         if index >= 3 and not sequence.held:
             assert judge_state(state, frame) == "right", index
+
+
+def test_a_ring_one_row_off_is_not_confirmed_by_the_last_view():
+    """Held-out seed 35, session 19, frame 4 (drawn room, 49°, 125% display scaling):
+    before the first step a fresh search fitted a ring one row off through six gold
+    blobs (four plates, the way-in arrow on the border tiles, a figure's gold), too
+    covered to read; the last view moved by a whole plate agreed with it, so it was read
+    with four plates hidden, its far row on the border, and the overlay marked places
+    off the plates. Its middle sits in a covered plate's purple frame, which the ring's
+    never does: it is not confirmed, and no frame of the session is wrong."""
+    walk = walk_through(None, 35 * 100_003 + 19, source="synthetic",
+                        display_scale=display_scale_of(19))
+    sequence = PictureSequence()
+    for frame in walk:
+        state = sequence.feed(frame.scene.frame)
+        assert judge_state(state, frame) != "wrong"
 
 
 def test_a_team_mate_in_front_of_the_player_does_not_take_the_spot():

@@ -556,12 +556,16 @@ def test_a_team_mate_s_gold_torso_over_a_lit_plate_is_not_read_unlit(source):
     locator takes his gold torso for its diamond. Even in colour, it read unlit at
     confidence 0.94 to 0.97 among four unlit plates, 0.17 to 0.18 darker than the other
     three (a plate read right, of four or more of its look: at most 0.105 below the
-    others). It is hidden; no plate is read wrong."""
+    others). It is hidden, or (on the drawn room, where two plates are hidden already
+    and the edge of a third is doubted too) the picture abstains; no plate is read
+    wrong."""
     from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 14 * 100_003 + 2, source=source, display_scale=1.5)[5]
     result, reading = verdicts(frame.scene)
-    assert result is not None, reading.reason
+    if result is None:
+        assert source == "synthetic" and reading.reason.startswith("Too much"), reading.reason
+        return
     assert "wrong" not in result.values(), result
     assert result[6] == "hidden"
 
@@ -642,6 +646,23 @@ def test_legs_darker_than_an_unlit_plate_and_off_its_hue_are_never_read():
                          display_scale=display_scale_of(29), pitch_range=(55.0, 68.0))[21]
     assert frame.player_plate is not None and frame.screen_board == "111/1#1/111"
     assert judge_picture(frame) == "hidden"
+
+
+def test_gold_trousers_over_a_lit_plate_with_two_plates_hidden_already_are_never_read():
+    """Held-out seed 35, session 11, frames 5 and 6 (drawn room, 43°, 150% display
+    scaling): a player and a team-mate cover two plates, and the player's gold trousers
+    over the lit plate he stands on read it unlit from its middle, while its edge still
+    shows the lit diamond. The edge was only checked while a plate could still be
+    hidden; with two hidden already it was not, and the picture was read wrong. Now the
+    doubt of the edge makes the picture abstain."""
+    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 35 * 100_003 + 11, source="synthetic",
+                        display_scale=display_scale_of(11))
+    for frame in walk[5:7]:
+        assert frame.player_plate is not None
+        assert judge_picture(frame) in ("hidden", "abstain")
 
 
 def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():

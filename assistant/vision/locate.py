@@ -1712,6 +1712,12 @@ def _largest_even_cluster(luma: np.ndarray) -> int:
                              axis=1)))
 
 
+def plate_in_the_middle(frame: np.ndarray, geometry: GridGeometry) -> bool:
+    """Does ``geometry``'s middle sit in a plate's purple frame? The ToA ring has no
+    plate there: a ring placed one plate off has one (:func:`_middle_is_framed`)."""
+    return _middle_is_framed(frame[..., :3], geometry.homography)
+
+
 def _middle_is_framed(bgr: np.ndarray, homography: np.ndarray) -> bool:
     """Does the middle of the lattice sit in a purple frame like a plate's? (A figure
     standing there does not: its outline is not a diamond's frame on three sides.)"""
