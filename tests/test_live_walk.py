@@ -385,6 +385,22 @@ def test_a_plate_hidden_behind_the_player_is_not_taken_for_the_spot():
     _spot_and_marks_right(walk, right_from=10)
 
 
+def test_a_pitch_that_keeps_two_hidden_plates_put_trusts_neither():
+    """Held-out steep seed 29, session 3 (the screenshot's floor, 66° then 55°): after the
+    first step the player's plate and a team-mate's beside it, on the same screen row, are
+    hidden, and the camera pitches about the player, which keeps that whole row put. Both
+    plates were sampled again in the pitched view and the team-mate's, nearer the
+    window's middle, was trusted as the spot; the next step was then out of its reach and
+    two plates stayed undecided for the rest of the session. A pitch singles out neither:
+    the spot is trusted only where the camera draws the player, and every frame from the
+    one after the first step on is right or held back."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 29 * 100_003 + 3, source="screenshot",
+                        pitch_range=(55.0, 68.0))
+    assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "pitch"]
+    _spot_and_marks_right(walk, right_from=6)
+
+
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
     """One run of the app through two raids (steep seed 14, sessions 32 and 35: drawn
     rooms, 150% display scaling): the second raid's first step is onto an edge plate,
