@@ -55,6 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assistant.puzzle import Board, neighbourhood_sum
+from assistant.route import is_toa_board
 from assistant.solver import solve
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading
@@ -475,23 +476,35 @@ class BoardHistory:
             # held one (the player steps, then snaps the camera a frame later)
             snap_steps = steps if self._missed else steps - self.max_steps
             out_of_reach = _out_of_reach(completions[0], reading, player)
-            reached, sides, windows = self._reachable(
-                completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                anchors, now, room_turns, pan_turns)
-            if not reached and room_turns is not None:
+
+            def explain(out_of_reach: frozenset) -> tuple[dict, dict, dict]:
                 reached, sides, windows = self._reachable(
                     completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                    anchors, now, pan_turns=pan_turns)
-            if not reached and landmark is not None:
-                # the side seen contradicts every explanation the ring allows: a side
-                # was misread (a body in gold standing in front of another side, its
-                # head beyond the plates at a low camera), not the whole history; which
-                # of the two readings, this one or the one the side was carried from, is
-                # not known, so the side is forgotten on both counts
-                reached, sides, windows = self._reachable(
-                    completions, turn, steps, None, snaps, snap_steps, out_of_reach,
-                    anchors, now, pan_turns=pan_turns)
-                sides = {board: frozenset({None}) for board in reached}
+                    anchors, now, room_turns, pan_turns)
+                if not reached and room_turns is not None:
+                    reached, sides, windows = self._reachable(
+                        completions, turn, steps, landmark, snaps, snap_steps,
+                        out_of_reach, anchors, now, pan_turns=pan_turns)
+                if not reached and landmark is not None:
+                    # the side seen contradicts every explanation the ring allows: a
+                    # side was misread (a body in gold standing in front of another
+                    # side, its head beyond the plates at a low camera), not the whole
+                    # history; which of the two readings, this one or the one the side
+                    # was carried from, is not known, so the side is forgotten on both
+                    reached, sides, windows = self._reachable(
+                        completions, turn, steps, None, snaps, snap_steps, out_of_reach,
+                        anchors, now, pan_turns=pan_turns)
+                    sides = {board: frozenset({None}) for board in reached}
+                return reached, sides, windows
+
+            reached, sides, windows = {}, {}, {}
+            if player is None and is_toa_board(completions[0]):
+                # before the spot is learnt: a step a moment ago was onto a plate the
+                # player now stands on, which the body covers; a step onto a plate read
+                # in this frame explains it only when no step onto a covered one does
+                reached, sides, windows = explain(out_of_reach | _read_plates(reading))
+            if not reached:
+                reached, sides, windows = explain(out_of_reach)
             if standing is not None:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}
@@ -783,6 +796,13 @@ def _out_of_reach(board: Board, reading: Reading,
         far.update((int(r), int(c)) for r, c in np.argwhere(board.present)
                    if math.hypot(x - c, y - r) > STEP_REACH)
     return frozenset(far)
+
+
+def _read_plates(reading: Reading) -> frozenset:
+    """The cells this reading read (neither hidden nor outside the picture)."""
+    unread = set(reading.hidden) | set(reading.outside)
+    return frozenset((tile.row, tile.col) for tile in reading.tiles
+                     if (tile.row, tile.col) not in unread)
 
 
 def _left_behind(cells: set, anchors: tuple[tuple[float, float], tuple[float, float]] | None,

@@ -401,6 +401,20 @@ def test_a_pitch_that_keeps_two_hidden_plates_put_trusts_neither():
     _spot_and_marks_right(walk, right_from=6)
 
 
+def test_the_first_step_is_onto_the_plate_the_player_covers_not_one_read():
+    """Held-out steep seed 30, session 34 (drawn room, 66°, 125% display scaling): before
+    the first step three plates are hidden; the player steps onto an edge plate and
+    covers it and the plate behind it. A step onto the corner beside it, read in the
+    frame, explained the change as well (with a plate unseen before the step), and four
+    frames stayed undecided until the spot was learnt. The player entered the plate
+    stepped on a moment ago and covers it: every frame from the step's on is right or
+    held back."""
+    walk = walk_through(None, 30 * 100_003 + 34, source="synthetic",
+                        display_scale=display_scale_of(34), pitch_range=(55.0, 68.0))
+    assert [frame.event for frame in walk[4:7]] == ["walking", "stepped", "idle"]
+    _spot_and_marks_right(walk, right_from=5)
+
+
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
     """One run of the app through two raids (steep seed 14, sessions 32 and 35: drawn
     rooms, 150% display scaling): the second raid's first step is onto an edge plate,

@@ -550,7 +550,7 @@ def test_a_plate_is_compared_with_the_others_of_its_look_not_with_itself():
     # plates read right are at most 0.043 darker than the others of their look; gold legs
     # over a lit plate, read unlit, 0.068 and more
     for shade, doubted in (((15, 126, 151), True), ((15, 130, 156), False)):  # 0.073, 0.042
-        plates = np.array([[c] * 5 for c in colours[:5] + [shade]], np.float64)
+        plates = np.array([[c] * 5 for c in [*colours[:5], shade]], np.float64)
         assert _shaded(plates, np.array([1, 1, 0, 0, 0, 0])).tolist() == [False] * 5 + [doubted]
 
 
@@ -590,9 +590,9 @@ def test_a_team_mate_s_gold_torso_over_a_lit_plate_is_not_read_unlit(source):
     locator takes his gold torso for its diamond. Even in colour, it read unlit at
     confidence 0.94 to 0.97 among four unlit plates, 0.17 to 0.18 darker than the other
     three (a plate read right, of four or more of its look: at most 0.043 below the
-    others, measured in the thirtieth session). It is hidden, or (on the drawn room, where two plates are hidden already
-    and the edge of a third is doubted too) the picture abstains; no plate is read
-    wrong."""
+    others, measured in the thirtieth session). It is hidden, or (on the drawn room,
+    where two plates are hidden already and the edge of a third is doubted too) the
+    picture abstains; no plate is read wrong."""
     from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 14 * 100_003 + 2, source=source, display_scale=1.5)[5]
