@@ -502,7 +502,7 @@ class BoardHistory:
                 # before the spot is learnt: a step a moment ago was onto a plate the
                 # player now stands on, which the body covers; a step onto a plate read
                 # in this frame explains it only when no step onto a covered one does
-                reached, sides, windows = explain(out_of_reach | _read_plates(reading))
+                reached, sides, windows = explain(out_of_reach | _cells_read(reading))
             if not reached:
                 reached, sides, windows = explain(out_of_reach)
             if standing is not None:
@@ -798,11 +798,9 @@ def _out_of_reach(board: Board, reading: Reading,
     return frozenset(far)
 
 
-def _read_plates(reading: Reading) -> frozenset:
-    """The cells this reading read (neither hidden nor outside the picture)."""
-    unread = set(reading.hidden) | set(reading.outside)
-    return frozenset((tile.row, tile.col) for tile in reading.tiles
-                     if (tile.row, tile.col) not in unread)
+def _cells_read(reading: Reading) -> frozenset:
+    """The cells this reading read (a cell outside the picture is hidden too)."""
+    return frozenset((tile.row, tile.col) for tile in reading.tiles if not tile.hidden)
 
 
 def _left_behind(cells: set, anchors: tuple[tuple[float, float], tuple[float, float]] | None,
