@@ -554,6 +554,44 @@ def test_a_plate_is_compared_with_the_others_of_its_look_not_with_itself():
         assert _shaded(plates, np.array([1, 1, 0, 0, 0, 0])).tolist() == [False] * 5 + [doubted]
 
 
+def test_a_plate_read_lit_but_no_brighter_than_the_unlit_ones_is_doubted():
+    """Lit diamonds are brighter than unlit ones (read right: at least 0.069 above the
+    median unlit plate, 9,169 measured in the thirty-first session). Gold clothes over
+    an unlit diamond can pass for lit in chroma; 0.07 darker than the unlit plates, such
+    a plate is doubted, however few lit plates there are to compare it with."""
+    from assistant.vision.reader import _shaded
+
+    lit_colour, unlit_colour = (65, 160, 188), (16, 136, 163)
+    dull_gold = (47, 127, 150)  # log(150 + 8) - log(163 + 8) = -0.08
+    colours = [lit_colour, dull_gold, unlit_colour, unlit_colour, unlit_colour, unlit_colour]
+    samples = np.array([[c] * 5 for c in colours], np.float64)
+    assert _shaded(samples, np.array([1, 1, 0, 0, 0, 0])).tolist() == [False, True] + [False] * 4
+    # a lit plate a little brighter than the unlit ones stands (0.018 here), and with
+    # two unlit plates only there is no median of them to trust
+    faint = (40, 139, 166)
+    samples[1] = faint
+    assert not _shaded(samples, np.array([1, 1, 0, 0, 0, 0])).any()
+    samples[1] = dull_gold
+    assert not _shaded(samples[:4], np.array([1, 1, 0, 0])).any()
+
+
+def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():
+    """Held-out seed 43, session 32, frame 17: the real floor's room from straight
+    above at 150% display scaling, the player on an unlit plate; his gold clothes over
+    the diamond read lit (chroma of a lit plate, 0.07 darker than the unlit ones). The
+    plate is hidden; every other plate is read right."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 43 * 100_003 + 32, source="screenshot",
+                         display_scale=display_scale_of(32))[17]
+    assert frame.camera.pitch_deg == 0 and frame.player_plate == 1
+    assert judge_picture(frame) == "hidden"
+
+
 @pytest.mark.parametrize("source, seed, pitch_range, number, index, verdict", [
     ("synthetic", 37, None, 24, 20, "hidden"),
     ("screenshot", 30, (55.0, 68.0), 11, 10, "hidden"),
