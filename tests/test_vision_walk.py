@@ -592,6 +592,23 @@ def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():
     assert judge_picture(frame) == "hidden"
 
 
+def test_a_lattice_sheared_off_an_exact_ring_the_floor_checks_turned_down_is_not_read():
+    """Held-out seed 44, session 7, frame 13: the real floor's room far off at 60°, four
+    figures on the floor between the plates. Their bodies made the floor uneven, so the
+    ring through seven diamonds (fitted exactly) was turned down for frames; a lattice
+    sheared through five of its plates and a team-mate's gold (a loose fit) passed, and
+    a plate was read where none is. The picture abstains instead."""
+    from conftest import shared_file
+
+    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from assistant.walkthrough import walk_through
+
+    shared_file("toa", "room_topdown.png")
+    frame = walk_through(None, 44 * 100_003 + 7, source="screenshot",
+                         display_scale=display_scale_of(7))[13]
+    assert judge_picture(frame) == "abstain"
+
+
 @pytest.mark.parametrize("source, seed, pitch_range, number, index, verdict", [
     ("synthetic", 37, None, 24, 20, "hidden"),
     ("screenshot", 30, (55.0, 68.0), 11, 10, "hidden"),

@@ -193,6 +193,8 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, 
         # longer purple: a ring turned 45° through the four corners and the yellow arrow
         # at the entrance was taken)
         return None, "not-found"
+    if _exact_ring_through_more_turned_down(blobs, hypotheses, accepted[0]):
+        return None, "not-found"
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
         fits = [fit for _score, fit, _members in accepted[:2]]
         best = _preferred_ring(fits, [_framed_plates(bgr, fit) for fit in fits])
@@ -200,6 +202,31 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, 
             return None, "several"
         return fits[best], None
     return accepted[0][1], None
+
+
+def _exact_ring_through_more_turned_down(
+    blobs: _Blobs, hypotheses: list, taken: tuple[float, RingFit, frozenset[int]],
+) -> bool:
+    """Whether the ring taken fits its diamonds loosely (:data:`LOOSE_FIT`) while a
+    lattice through more diamonds, four of them its own, fits them exactly
+    (:data:`EXACT_RING_FIT`) as a camera's view (:data:`MAX_ROLL_SKEW`) and was turned
+    down by the picture's checks: the taken one is a lattice sheared through some of
+    that ring's plates and a figure's gold, not a ring to read.
+
+    Why: a far room at 60° (43 px between plates, 125% display scaling), four figures on
+    the floor between the plates: their bodies made the floor uneven, so the ring
+    through seven diamonds (0.009 spacings RMS) was held to frames on seven plates and
+    turned down; a lattice through five of its plates and a team-mate's gold (0.027)
+    passed, and a single picture read a plate that was not where it put it (held-out
+    seed 44, session 7, frame 13). The frames go blank instead; the live loop follows
+    such views from the last one."""
+    _score, fit, members = taken
+    if fit.fit_error < LOOSE_FIT:
+        return False
+    return any(len(more) > len(members) and len(more & members) >= 4
+               and roll_skew(homography) <= MAX_ROLL_SKEW
+               and _labelled_fit(homography, blobs, more).fit_error <= EXACT_RING_FIT
+               for _s, homography, more, _middle in hypotheses)
 
 
 def _preferred_ring(fits: list[RingFit], framed: list[int]) -> int | None:
