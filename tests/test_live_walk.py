@@ -415,6 +415,22 @@ def test_the_first_step_is_onto_the_plate_the_player_covers_not_one_read():
     _spot_and_marks_right(walk, right_from=5)
 
 
+def test_a_whole_diamond_the_moved_ring_just_missed_keeps_the_refit():
+    """Steep seed 10, session 18 (drawn room, 59°, the bottom row by the chat panel): the
+    follow's refit took in a whole diamond the tight moved ring had just missed (0.04 of
+    the spacing past its tolerance) and read four plates. Taking the moved ring there,
+    as for a half-covered diamond's blob (seed 41, session 13), made the frames after the
+    next step blank. A blob as solid as a whole diamond keeps the refit: frames 10-12
+    show the right marks."""
+    walk = walk_through(None, 10 * 100_003 + 18, source="synthetic",
+                        display_scale=display_scale_of(18), pitch_range=(55.0, 68.0))
+    sequence = PictureSequence()
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:13]]
+    assert walk[10].event == "stepped"
+    for index in (10, 11, 12):
+        assert judge_state(states[index], walk[index]) == "right", index
+
+
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
     """One run of the app through two raids (steep seed 14, sessions 32 and 35: drawn
     rooms, 150% display scaling): the second raid's first step is onto an edge plate,

@@ -515,14 +515,17 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
     # place where the moved ring does; when it does not but the moved ring is tight, the
     # refit on five diamonds bends its unseen places (the bottom row under the chat
     # panel after a zoom) and the moved ring is taken. So it is when the refit agrees
-    # but took in a blob the tight moved ring leaves off its place (a diamond a
-    # team-mate half covers): that bent the places it did not see within the agreement,
-    # and each frame followed from it bent them further (seed 41, session 13: 6, then
-    # 15 pixels off on a side covered by team-mates)
+    # but took in a blob the tight moved ring leaves off its place that is no whole
+    # diamond (:data:`_WHOLE_SOLIDITY`: a diamond a team-mate half covers): that bent
+    # the places it did not see within the agreement, and each frame followed from it
+    # bent them further (seed 41, session 13: 6, then 15 pixels off on a side covered by
+    # team-mates). A whole diamond the moved ring just missed is the refit's to take (at
+    # 59° by the chat panel, steep seed 10, session 18: without it the frames went blank)
     tight = fit_moved is not None and fit_moved.fit_error <= _RIGID_FIT_ERROR
     same = placed_fitted is not None and same_places(fitted, moved, LAST_VIEW_AGREEMENT)
-    if placed_fitted is not None and tight and same \
-            and not set(placed_fitted[1]) <= set(placed_moved[1]):
+    if placed_fitted is not None and tight and same and any(
+            blobs.solidity[blob] < _WHOLE_SOLIDITY
+            for blob in set(placed_fitted[1]) - set(placed_moved[1])):
         placed_fitted = None
     if placed_fitted is not None and (same or not tight):
         (chosen, members), rigid = placed_fitted, same
