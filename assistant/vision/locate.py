@@ -205,7 +205,8 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, 
 
 
 def _exact_ring_through_more_turned_down(
-    blobs: _Blobs, hypotheses: list, taken: tuple[float, RingFit, frozenset[int]],
+    blobs: _Blobs, hypotheses: list[tuple[float, np.ndarray, frozenset[int], bool]],
+    taken: tuple[float, RingFit, frozenset[int]],
 ) -> bool:
     """Whether the ring taken fits its diamonds loosely (:data:`LOOSE_FIT`) while a
     lattice through more diamonds, four of them its own, fits them exactly

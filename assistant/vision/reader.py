@@ -867,11 +867,12 @@ def _shaded(samples: np.ndarray, lit: np.ndarray,
         if len(others) >= 3:
             # a plate alone in its look has no others to be compared with: the other look
             # then tells, the two looks being close in brightness
-            shaded[members] |= level[members] < np.median(level[others]) - _SHADED_BELOW_OTHERS
+            other_look = np.median(level[others])
+            shaded[members] |= level[members] < other_look - _SHADED_BELOW_OTHERS
             if look == 1:
                 # gold clothes over an unlit diamond can pass for lit in chroma, never in
                 # brightness
-                shaded[members] |= level[members] <= np.median(level[others]) + _LIT_ABOVE_UNLIT
+                shaded[members] |= level[members] <= other_look + _LIT_ABOVE_UNLIT
     return shaded
 
 
