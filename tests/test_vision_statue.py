@@ -14,7 +14,7 @@ from assistant.scene import SceneParams, render_scene
 from assistant.scene3d import Camera
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
-from assistant.vision.statue import STATUE_SIDES, gold_shares, statue_side
+from assistant.vision.statue import STATUE_SIDES, gold_shares, purple_shares, statue_side
 
 #: Where the renderer stands the statue (room grid units): beyond the top row's middle.
 STATUE_IN_ROOM = (1.0, -0.9)
@@ -39,6 +39,7 @@ def test_the_real_screenshot_shows_the_statue_above_the_top_row() -> None:
     assert statue_side(frame, reading.geometry) == (0, -1)
     shares = gold_shares(frame, reading.geometry)
     assert shares[0] > 0.1 and all(share == 0 for share in shares[1:])
+    assert purple_shares(frame, reading.geometry)[0] > 0.1  # the statue's body
 
 
 @pytest.mark.parametrize("quarter", [0, 1, 2, 3])
@@ -113,6 +114,25 @@ def test_a_covered_statue_and_a_side_out_of_the_frame_tell_nothing() -> None:
 
 
 
+@pytest.mark.parametrize("rotation_deg", [0.0, 90.0, 180.0, 270.0])
+def test_gold_without_the_statues_purple_is_not_the_statue(rotation_deg) -> None:
+    """A team-mate in gold or orange beyond another side, the statue's own side covered
+    (someone before it, or the chat panel over it): all gold, no purple, no statue."""
+    frame, geometry = _top_down_room(rotation_deg)
+    side = statue_side(frame, geometry)
+    other = (-side[0], -side[1])
+    _paint_side(frame, geometry, side, (94, 108, 119))
+    _paint_side(frame, geometry, other, (30, 200, 240), across=0.12)
+    assert gold_shares(frame, geometry)[STATUE_SIDES.index(other)] > 0.2
+    assert purple_shares(frame, geometry)[STATUE_SIDES.index(other)] == 0
+    assert statue_side(frame, geometry) is None
+    assert statue_side(frame, geometry, all_sides=True) is None
+    # with the statue's purple beside the gold, the colours say that side
+    _paint_side(frame, geometry, other, (120, 80, 100))
+    _paint_side(frame, geometry, other, (30, 200, 240), across=0.12)
+    assert statue_side(frame, geometry) == other
+
+
 def test_gold_beyond_a_plate_someone_stands_on_up_the_screen_is_not_the_statue() -> None:
     """At a low camera a body on the far side's middle plate rises on screen over the
     area beyond it; in gold it looks like the beam. That side is then never the answer;
@@ -121,7 +141,8 @@ def test_gold_beyond_a_plate_someone_stands_on_up_the_screen_is_not_the_statue()
     assert statue_side(frame, geometry) == (0, 1)
     top, bottom = (0, -1), (0, 1)
     _paint_side(frame, geometry, bottom, (94, 108, 119))  # a body before the statue ...
-    _paint_side(frame, geometry, top, (30, 200, 240), across=0.12)  # ... a gold cape
+    _paint_side(frame, geometry, top, (120, 80, 100))  # ... one in purple robes ...
+    _paint_side(frame, geometry, top, (30, 200, 240), across=0.12)  # ... and a gold cape
     assert statue_side(frame, geometry) == top  # what the colours alone say
     assert statue_side(frame, geometry, hidden=((0, 1),)) is None
     assert statue_side(frame, geometry, hidden=((0, 1),), all_sides=True) is None
