@@ -302,3 +302,64 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     flat[~np.array(matched)] = np.nan
     assert locate.ring_placed_by(locate.RingFit(squeezed, matched, 0.0, 40.0,
                                                 diamonds=flat), five) is None
+
+
+def _fitted_through(diamonds: np.ndarray, matched: tuple[bool, ...],
+                    bigger: int | None = None):
+    """The RingFit a search makes through ``diamonds`` at the ``matched`` places, every
+    blob of a diamond's size on the floor but ``bigger``'s (1.6 times)."""
+    from assistant.vision import locate
+    from assistant.vision.geometry import GridGeometry
+
+    ok = np.array(matched)
+    homography = locate._fit(diamonds, ok, np.arange(8))
+    geometry = GridGeometry(3, 3, homography / homography[2, 2])
+    spacing = locate._top_row_spacing(geometry.to_image(locate._RING))
+    error = locate._fit_error(diamonds, ok, np.arange(8), homography) / spacing
+    areas = 0.06 * locate._area_scale(geometry.homography, locate._RING)
+    if bigger is not None:
+        areas[bigger] *= 1.6
+    areas[~ok] = np.nan
+    return locate.RingFit(geometry, matched, error, spacing, diamonds=diamonds, areas=areas)
+
+
+def test_a_fit_bent_by_one_pulled_blob_names_it_with_the_ring_of_the_others():
+    """A team-mate's gold belt merged with the diamond he stands on pulls its blob 0.1 of
+    the spacing off; the fit through six runs below the locator's loose bound yet puts
+    that corner off its plate. pulled_blob names that place and the ring the five others
+    place exactly, with the corner on its plate. A blob a few tenths of a pixel off (any
+    fit's noise) names nothing, nor does one of a diamond's size, a rigid placement or
+    half the pull."""
+    from dataclasses import replace
+
+    from assistant.vision import locate
+    from assistant.vision.geometry import GridGeometry
+
+    truth = GridGeometry(3, 3, np.array([[60.0, 10.0, 220.0], [-4.0, 26.0, 180.0],
+                                         [0.0, -0.002, 1.0]]))
+    places = truth.to_image(locate._RING)
+    cells = locate.RING_CELLS
+    matched = tuple(cell not in ((1, 2), (2, 2)) for cell in cells)
+    corner = cells.index((0, 2))
+    diamonds = places.copy()
+    diamonds[~np.array(matched)] = np.nan
+    pulled = diamonds.copy()
+    pulled[corner] += (6.0, -1.0)  # 0.1 of the 60-pixel spacing
+    fit = _fitted_through(pulled, matched, bigger=corner)
+    assert fit.fit_error < locate.LOOSE_FIT
+    assert np.hypot(*(fit.geometry.to_image(locate._RING)[corner] - places[corner])) > 1.0
+    cell, others = locate.pulled_blob(fit)
+    assert cell == (0, 2) and not others.matched[corner]
+    assert sum(others.matched) == 5 and others.fit_error < 1e-6
+    assert np.hypot(*(others.geometry.to_image(locate._RING)[corner] - places[corner])) < 0.01
+    # noise: every blob a few tenths of a pixel off, none pulled
+    rng = np.random.default_rng(3)
+    noisy = diamonds + rng.normal(0, 0.3, diamonds.shape)
+    assert locate.pulled_blob(_fitted_through(noisy, matched)) is None
+    # the same pull of a blob of a diamond's size: the others' bias as likely as a pull
+    assert locate.pulled_blob(_fitted_through(pulled, matched)) is None
+    # the same pull on a rigid placement (the last view moved), or half of it: nothing
+    assert locate.pulled_blob(replace(fit, rigid=True)) is None
+    half = diamonds.copy()
+    half[corner] += (2.4, -0.4)
+    assert locate.pulled_blob(_fitted_through(half, matched, bigger=corner)) is None

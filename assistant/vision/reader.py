@@ -48,6 +48,7 @@ from assistant.vision.locate import (
     follow_ring,
     framed_places,
     locate_ring,
+    pulled_blob,
     ring_placed_by,
     roll_skew,
     same_places,
@@ -407,10 +408,43 @@ def _read_located(bgr: np.ndarray, fit: RingFit, grid: GridSpec, look: Look,
                            placed_surely=surely, placed_here=True)
 
     reading = read_at(fit.geometry, len(unmatched) <= 1)
+    reading = _unless_pulled_blob_reads_otherwise(reading, fit, read_at,
+                                                  _hidden_allowed(max_hidden, unmatched))
     reading, unfitted, fit_error = _corner_placed_by_the_others(reading, fit, unmatched,
                                                                 read_at)
     return replace(_unless_corner_unplaced(reading, unfitted, fit_error),
                    unmatched=unmatched)
+
+
+def _unless_pulled_blob_reads_otherwise(
+    reading: Reading, fit: RingFit, read_at: Callable[[GridGeometry, bool], Reading],
+    max_hidden: int,
+) -> Reading:
+    """``reading``, with the plate of a blob that alone may bend ``fit``
+    (:func:`assistant.vision.locate.pulled_blob`) hidden unless the ring the other
+    diamonds place reads that plate the same; an abstention when that hides more than
+    ``max_hidden``.
+
+    Why: a blob pulled off its plate (a gold belt merged with the diamond) bends the fit
+    so that the plate is read beside itself, the belt read as an unlit diamond (steep
+    seed 42, session 26, frames 10-11: read at the others' ring, the plate showed
+    covered). Where it reads the same there, the reading stands."""
+    found = None if reading.abstain else pulled_blob(fit)
+    if found is None:
+        return reading
+    cell, others = found
+    tile = next((t for t in reading.tiles if (t.row, t.col) == cell), None)
+    if tile is None or tile.hidden or tile.lit is None:
+        return reading
+    there = read_at(others.geometry, False)
+    seen = next((t for t in there.tiles if (t.row, t.col) == cell), None)
+    if not there.abstain and seen is not None and seen.lit == tile.lit:
+        return reading
+    if len(reading.hidden) + 1 > max_hidden:
+        covered = np.array([RING_CELLS.index(c) for c in (*reading.hidden, cell)])
+        return _abstain(_too_many_covered(RING_CELLS, covered, Look.TOA_PLATE, max_hidden),
+                        reading.mode, found=True, geometry=reading.geometry)
+    return reading.with_hidden((cell,))
 
 
 #: a five-diamond ring is the loose fit's own ring when no place of it lies farther than
@@ -558,6 +592,7 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     reading = read_at(fit.geometry, len(unmatched) <= 1)
     if rigid:
         return replace(reading, moved_rigidly=not reading.abstain)
+    reading = _unless_pulled_blob_reads_otherwise(reading, fit, read_at, hidden_allowed)
     reading, unfitted, fit_error = _corner_placed_by_the_others(reading, fit, unmatched,
                                                                 read_at)
     return _unless_corner_unplaced(reading, unfitted, fit_error)
