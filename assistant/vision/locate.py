@@ -1894,7 +1894,6 @@ def ring_placed_by(fit: RingFit, cells: list[tuple[int, int]]) -> RingFit | None
     return RingFit(geometry, tuple(bool(m) for m in ok), error, spacing, diamonds=diamonds)
 
 
-
 #: A fit through six diamonds or more may be bent by one pulled blob when the others alone
 #: fit the ring this many times more tightly ...
 _PULLED_LEAD = 5.0
