@@ -1925,6 +1925,11 @@ def pulled_blob(fit: RingFit) -> tuple[tuple[int, int], RingFit] | None:
     matched = [cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True) if seen]
     if len(matched) < MIN_DIAMONDS:
         return None
+    # only a blob of an odd size is doubted: with none, no refit is worth making
+    odd = np.array(fit.matched) & ~_usual_size(fit.areas, fit.geometry.homography,
+                                               np.array(fit.matched))
+    if not odd.any():
+        return None
     best: tuple[float, RingFit, int] | None = None
     for index, cell in enumerate(RING_CELLS):
         if not fit.matched[index]:
@@ -1935,7 +1940,7 @@ def pulled_blob(fit: RingFit) -> tuple[tuple[int, int], RingFit] | None:
     if best is None or best[0] * _PULLED_LEAD > fit.fit_error:
         return None
     _error, refit, index = best
-    if _usual_size(fit.areas, fit.geometry.homography, np.array(fit.matched))[index]:
+    if not odd[index]:
         return None  # a diamond-sized blob: the others' bias, not a pull (see above)
     place = refit.geometry.to_image(_RING[index:index + 1])[0]
     off = float(np.hypot(*(place - fit.diamonds[index]))) / refit.spacing

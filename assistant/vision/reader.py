@@ -402,14 +402,15 @@ def _read_located(bgr: np.ndarray, fit: RingFit, grid: GridSpec, look: Look,
             "Two opposite corner plates are covered: the plates cannot be placed for sure.",
             "auto",
         )
+    hidden_allowed = _hidden_allowed(max_hidden, unmatched)
+
     def read_at(geometry: GridGeometry, surely: bool) -> Reading:
         return _read_cells(bgr, geometry, grid, look, refs, "auto", unmatched=unmatched,
-                           max_hidden=_hidden_allowed(max_hidden, unmatched),
-                           placed_surely=surely, placed_here=True)
+                           max_hidden=hidden_allowed, placed_surely=surely,
+                           placed_here=True)
 
     reading = read_at(fit.geometry, len(unmatched) <= 1)
-    reading = _unless_pulled_blob_reads_otherwise(reading, fit, read_at,
-                                                  _hidden_allowed(max_hidden, unmatched))
+    reading = _unless_pulled_blob_reads_otherwise(reading, fit, read_at, hidden_allowed)
     reading, unfitted, fit_error = _corner_placed_by_the_others(reading, fit, unmatched,
                                                                 read_at)
     return replace(_unless_corner_unplaced(reading, unfitted, fit_error),
