@@ -34,13 +34,16 @@ from assistant.capture import (
     find_window,
 )
 from assistant.inference import (
+    CARDINAL_TOLERANCE_DEG,
     BoardHistory,
     Inference,
     cell_at,
     common_presses,
+    off_cardinal_deg,
     pan_bound,
     quarter_turns_between,
     turn_board,
+    turn_point,
     turn_side,
     turns_within_pan,
 )
@@ -121,6 +124,11 @@ SPOT_NEAR_SPACINGS = 0.3
 #: its height seen from the steepest camera (68 degrees from straight down), with room
 #: for a tall figure and a raised weapon (a spacing is two tiles, a body about two tall).
 BODY_SHADOW_SPACINGS = 2.0
+#: A hidden plate pins the spot before any step was seen when the view's corners moved
+#: this many spacings on the floor through a turn or zoom and the plate at most this
+#: share of that (LiveLoop._pinned)
+PINNED_RING_MOVE = 0.3
+PINNED_SHARE = 0.1
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
@@ -689,6 +697,8 @@ class LiveLoop:
         # the last reading's grid and offset, for the anchor before (_player_anchors)
         self._anchor_view: tuple[GridGeometry, tuple[int, int]] | None = None
         self._last_hidden: list[np.ndarray] = []  # where plates were hidden a frame before
+        # the ring's view a frame before, and its grab's offset (_pinned)
+        self._pinning_view: tuple[GridGeometry, tuple[int, int]] | None = None
         self._route: dict = {}
         # the side of the plates the statue stands on (vision.statue.STATUE_SIDES), in the
         # labels of the geometry it was last carried to, and that geometry (_follow_statue)
@@ -1212,10 +1222,11 @@ class LiveLoop:
         view (it used to count as one, so a team-mate's plate nearer the window's middle
         was trusted as the spot two frames after the first step). Only once a step has
         been seen: before it, the player waits off the plates, and at a low camera the
-        body hides the plate behind it, a tile or more from the feet."""
+        body hides the plate behind it, a tile or more from the feet; or when a turn or
+        zoom moved the ring about the plate on the floor (:meth:`_pinned`)."""
         self._forget_spot_of_another_size(area)
         if view is None:
-            self._last_hidden = []
+            self._last_hidden, self._pinning_view = [], None
             return
         geometry = reading.geometry
         hidden, still_plates = [], []
@@ -1233,7 +1244,7 @@ class LiveLoop:
             shift = min(0.1 * (self._view_shift or 0.0), 0.06 * spacing)
             if any(np.hypot(*(here - before)) <= max(2.0, 0.03 * spacing, shift)
                    for before in self._last_hidden):
-                still_plates.append((here, spacing))
+                still_plates.append((here, spacing, cell))
         camera_moved = self._view_shift is not None and self._view_shift > VIEW_MOVED_PX
         if self._stepped and camera_moved and len(still_plates) >= 2:
             # two hidden plates kept put through a move of the camera: only a pitch does
@@ -1243,21 +1254,57 @@ class LiveLoop:
             # sampled again after a pitch, was trusted as the spot in two views)
             self._camera_views -= 1
         view_number = self._camera_views
-        for here, spacing in still_plates:
+        for here, spacing, cell in still_plates:
             known = any(v == view_number and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
                         for x, y, v, _n, _m in self._spot_samples)
+            # the ring moved about it (the camera turned or zoomed about the player):
+            # no team-mate's plate stays put through that
+            moved = len(still_plates) == 1 and self._view_shift is not None \
+                and self._view_shift > max(4.0, 0.1 * spacing) \
+                and not self._keeps_its_row(here, spacing)
             # (the hidden plates are remembered before a step too: the step's own frame
             # is read before the history says it was one)
-            if self._stepped and not known:  # one sample per plate and view
-                # the ring moved about it (the camera turned or zoomed about the player):
-                # no team-mate's plate stays put through that
-                moved = len(still_plates) == 1 and self._view_shift is not None \
-                    and self._view_shift > max(4.0, 0.1 * spacing) \
-                    and not self._keeps_its_row(here, spacing)
+            if (self._stepped or (moved and self._pinned(cell, geometry, offset))) \
+                    and not known:  # one sample per plate and view
                 self._spot_samples.append((float(here[0]), float(here[1]), view_number,
                                            SPOT_NEAR_SPACINGS * spacing, int(moved)))
                 self._spot_cache = None
         self._last_hidden = hidden
+        self._pinning_view = (geometry, offset)
+
+    def _pinned(self, cell: tuple[int, int], geometry: GridGeometry,
+                offset: tuple[int, int]) -> bool:
+        """Whether a hidden plate that stayed put on the window through a turn or zoom of
+        the camera stands where the camera keeps the player, even before a step has been
+        seen (the history may not tell the session's first step from none when its
+        plate's neighbours were hidden before it: they change unseen; and the spot it
+        needs is learnt only from a step told). Measured on the floor as the frame before
+        showed it (a steep camera foreshortens what moves up the screen): the ring's
+        plates moved by :data:`PINNED_RING_MOVE` of a spacing or more and the plate by at
+        most :data:`PINNED_SHARE` of that. A turn or zoom moves each floor point in
+        proportion to its distance from the player, and before the first step the player
+        is on the floor between plates, 0.35 of a spacing or more from any plate's middle
+        (half a spacing but across a plate's corner) with the farthest plate at most 2.5
+        spacings further on (0.14 of its move); a pan moves every plate alike. Not after
+        a view along the room's axes came from one that was not: a compass snap, whose
+        turn about the player the labels' quarter turns may show as a smaller one about
+        another point."""
+        if self._pinning_view is None:
+            return False
+        before, before_offset = self._pinning_view
+        if off_cardinal_deg(geometry) <= CARDINAL_TOLERANCE_DEG \
+                < off_cardinal_deg(before):
+            return False
+        back = (4 - quarter_turns_between(before, geometry)) % 4  # now's labels -> before's
+        ring = np.array([(c, r) for r, c in TOA_PLATES], np.float64)
+        shown = geometry.to_image(ring) + np.array(offset, np.float64) \
+            - np.array(before_offset, np.float64)
+        moved_to = before.to_grid(shown)  # where each plate shows, on the floor before
+        stayed = np.array([turn_point(tuple(point), 3, back) for point in ring])
+        moves = np.hypot(*(moved_to - stayed).T)
+        ring_move = float(moves.max())
+        plate_move = float(moves[TOA_PLATES.index(cell)])
+        return ring_move >= PINNED_RING_MOVE and plate_move <= PINNED_SHARE * ring_move
 
     def _keeps_its_row(self, here: np.ndarray, spacing: float) -> bool:
         """Whether the view's motion since the frame before kept the places a spacing to
