@@ -124,9 +124,9 @@ SPOT_NEAR_SPACINGS = 0.3
 #: its height seen from the steepest camera (68 degrees from straight down), with room
 #: for a tall figure and a raised weapon (a spacing is two tiles, a body about two tall).
 BODY_SHADOW_SPACINGS = 2.0
-#: A hidden plate pins the spot before any step was seen when the view's corners moved
-#: this many spacings on the floor through a turn or zoom and the plate at most this
-#: share of that (LiveLoop._pinned)
+#: A hidden plate pins the spot before any step was seen when the ring's farthest moved
+#: plate moved this many spacings or more on the floor through a turn or zoom and the
+#: hidden plate by at most this share of that (LiveLoop._pinned)
 PINNED_RING_MOVE = 0.3
 PINNED_SHARE = 0.1
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
@@ -1255,8 +1255,9 @@ class LiveLoop:
             self._camera_views -= 1
         view_number = self._camera_views
         for here, spacing, cell in still_plates:
-            known = any(v == view_number and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
-                        for x, y, v, _n, _m in self._spot_samples)
+            if any(v == view_number and abs(x - here[0]) < 1 and abs(y - here[1]) < 1
+                   for x, y, v, _n, _m in self._spot_samples):
+                continue  # one sample per plate and view
             # the ring moved about it (the camera turned or zoomed about the player):
             # no team-mate's plate stays put through that
             moved = len(still_plates) == 1 and self._view_shift is not None \
@@ -1264,8 +1265,7 @@ class LiveLoop:
                 and not self._keeps_its_row(here, spacing)
             # (the hidden plates are remembered before a step too: the step's own frame
             # is read before the history says it was one)
-            if (self._stepped or (moved and self._pinned(cell, geometry, offset))) \
-                    and not known:  # one sample per plate and view
+            if self._stepped or (moved and self._pinned(cell, geometry, offset)):
                 self._spot_samples.append((float(here[0]), float(here[1]), view_number,
                                            SPOT_NEAR_SPACINGS * spacing, int(moved)))
                 self._spot_cache = None
