@@ -766,6 +766,24 @@ def test_a_placement_with_a_diamond_in_its_middle_is_no_rival() -> None:
     assert_session_reads_right(walk[:30], hidden=3)
 
 
+def test_gold_without_a_plate_s_frame_in_a_middle_keeps_that_placement_a_rival() -> None:
+    """Two shifts a column apart match six diamonds each: the true ring, a figure's gold on
+    its middle tile, and one a column off through gold beyond the ring (held-out steep
+    seed 59, session 29: the player's face and belt, the statue's beam). Unframed gold in
+    the middle is no plate, so the true ring stays a rival and neither is followed; a
+    plate's diamond in the middle (framed) still rules its placement out, and the other
+    is followed."""
+    from assistant.vision.locate import _shifted
+
+    spots = np.array([(1, 0), (2, 0), (1, 2), (2, 2), (0, 0), (0, 1), (3, 0), (1, 1)],
+                     np.float64) + 0.3
+    assert _shifted(spots, lambda motion: False) is None
+    followed = _shifted(spots, lambda motion: True)
+    assert followed is not None
+    motion, _nearest, ok = followed
+    assert np.allclose(motion[:2, 2], (1.3, 0.3)) and ok.sum() == 6
+
+
 def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players() -> None:
     """A walk-through (seed 1, session 8): after a step the bottom row is under the chat
     panel and the player stands on a fourth plate; the last view shifted matches the

@@ -641,10 +641,13 @@ def _shifted(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
         return _ring_matches(spots, _RING + shift)
 
     shifts = (spots[:, None, :] - _RING[None, :, :]).reshape(-1, 2)
-    # a placement with a diamond in its middle is no rival (the click arrow on the floor a
-    # row beyond the plates made one of five, the real top row's middle diamond in its
-    # middle), and no ring when that diamond sits in a plate's frame (a figure crossing
-    # the middle tile, in gold or orange, does not)
+    # a placement with a plate's diamond in its middle is no rival (the click arrow on the
+    # floor a row beyond the plates made one of five, the real top row's middle diamond in
+    # its middle), and no ring: that diamond sits in a plate's frame. Gold in a middle
+    # without a frame is a figure crossing the middle tile (the player's face and gold
+    # clothes at a steep camera): that placement stays a rival, and a rival as good as
+    # the best leaves the shift unsure (steep seed 59, session 29: the true ring and one
+    # a row off through a statue's gold matched six each, and the row-off one was taken)
     middle_taken = np.hypot(*(spots[None, :, :] - (shifts[:, None, :] + 1.0))
                             .transpose(2, 0, 1)).min(axis=1) <= _FOLLOW_TOLERANCE
     counts = np.array([matches(shift)[1].sum() for shift in shifts])
@@ -654,7 +657,11 @@ def _shifted(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
                                  for shift, taken in zip(shifts, middle_taken, strict=True)],
                                 bool)
     best = shifts[int(np.argmax(np.where(plate_there, 0, counts)))]
-    counts[middle_taken] = 0
+    # the same placement is proposed by every diamond it matches, each putting its middle
+    # a little elsewhere: one that finds a plate's frame there speaks for all of them
+    same_placement = np.hypot(*(shifts[:, None, :] - shifts[None, :, :]).transpose(2, 0, 1)
+                              ) <= 0.5
+    counts[(same_placement & plate_there[None, :]).any(axis=1)] = 0
     nearest, ok = matches(best)
     for _ in range(2):  # the mean shift of the matched diamonds, then match again
         best = np.mean(spots[nearest[ok]] - _RING[ok], axis=0)
