@@ -1319,3 +1319,25 @@ def test_a_gold_belt_merged_with_a_diamond_never_bends_the_ring_into_a_wrong_pla
     for tile in reading.tiles:
         if not tile.hidden:
             assert int(tile.lit) == int(truth[tile.row * 3 + tile.col]), (tile.row, tile.col)
+
+
+def test_a_pulled_blob_read_alike_at_the_others_ring_leaves_no_place_bent():
+    """Held-out steep seed 60, session 37, frame 18 (the drawn room at 68°): a figure's gold
+    merged with a diamond into a blob three times its size, pulled 11 pixels off its
+    plate, and the fit through it put the two hidden plates beyond it 9 and 17 pixels off
+    (a third of the foreshortened spacing). That plate read unlit at the ring the five
+    other diamonds place too, so the bent reading stood, and its hidden places missed
+    their plates: a wrong single picture. The reading is now made at the others' ring,
+    where every place lies on its plate."""
+    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 60 * 100_003 + 37, source="synthetic",
+                         display_scale=display_scale_of(37), pitch_range=(55.0, 68.0))[18]
+    assert judge_picture(frame) in ("right", "hidden")
+    reading = read_frame(frame.scene.frame)
+    centres = frame.scene.plate_centres
+    placed = np.array([tile.centre for tile in reading.tiles])
+    off = np.hypot(*(placed[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    assert off.max() < 3.0, off.round(1)
+

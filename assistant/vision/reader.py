@@ -421,15 +421,22 @@ def _unless_pulled_blob_reads_otherwise(
     reading: Reading, fit: RingFit, read_at: Callable[[GridGeometry, bool], Reading],
     max_hidden: int,
 ) -> Reading:
-    """``reading``, with the plate of a blob that alone may bend ``fit``
-    (:func:`assistant.vision.locate.pulled_blob`) hidden unless the ring the other
-    diamonds place reads that plate the same; an abstention when that hides more than
-    ``max_hidden``.
+    """``reading`` at the ring the other diamonds place without a blob that alone may
+    bend ``fit`` (:func:`assistant.vision.locate.pulled_blob`), that blob's plate hidden
+    unless that ring reads it the same; the plate hidden in ``reading`` when that ring
+    reads nothing; an abstention when the plate hidden makes more than ``max_hidden``.
 
     Why: a blob pulled off its plate (a gold belt merged with the diamond) bends the fit
     so that the plate is read beside itself, the belt read as an unlit diamond (steep
     seed 42, session 26, frames 10-11: read at the others' ring, the plate showed
-    covered). Where it reads the same there, the reading stands."""
+    covered). Where it read the same there, the bent reading used to stand, and the
+    places nothing read checks stayed bent: held-out steep seed 60, session 37, frame
+    18 (68°), a figure's gold merged with a diamond into a blob three times its size
+    put the two hidden plates beyond it 9 and 17 pixels off, a third of the
+    foreshortened spacing. Where the pull was found on walk-through frames (ad hoc,
+    steep seeds 74 and 75, 80 sessions, 15 pulls), the others' ring lay nearer the
+    plates in every one: 0.01-0.04 of the spacing off at its worst place, the bent fit
+    0.06-0.28."""
     found = None if reading.abstain else pulled_blob(fit)
     if found is None:
         return reading
@@ -440,8 +447,10 @@ def _unless_pulled_blob_reads_otherwise(
     there = read_at(others.geometry, False)
     seen = next((t for t in there.tiles if (t.row, t.col) == cell), None)
     if not there.abstain and seen is not None and seen.lit == tile.lit:
-        return reading
-    if len(reading.hidden) + 1 > max_hidden:
+        return there
+    if not there.abstain:
+        reading = there
+    if cell not in reading.hidden and len(reading.hidden) + 1 > max_hidden:
         covered = np.array([RING_CELLS.index(c) for c in (*reading.hidden, cell)])
         return _abstain(_too_many_covered(RING_CELLS, covered, Look.TOA_PLATE, max_hidden),
                         reading.mode, found=True, geometry=reading.geometry)
