@@ -129,6 +129,12 @@ BODY_SHADOW_SPACINGS = 2.0
 #: hidden plate by at most this share of that (LiveLoop._pinned)
 PINNED_RING_MOVE = 0.3
 PINNED_SHARE = 0.1
+#: ... and after a step, when the player stands on a plate's middle: any other plate lies
+#: a spacing or more from it and moves by a third of the farthest one's move or more, so
+#: a smaller move of the ring tells (a zoom of a few percent, seed 9, session 9: the ring
+#: 0.21 of a spacing, the player's plate 0.00)
+PINNED_RING_MOVE_AFTER_A_STEP = 0.1
+PINNED_SHARE_AFTER_A_STEP = 0.2
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
@@ -1259,13 +1265,19 @@ class LiveLoop:
                    for x, y, v, _n, _m in self._spot_samples):
                 continue  # one sample per plate and view
             # the ring moved about it (the camera turned or zoomed about the player):
-            # no team-mate's plate stays put through that
+            # no team-mate's plate stays put through that. On the floor, not only on the
+            # window: a quarter turn about the player's corner plate puts one of its
+            # neighbours where the other was, and at a steep camera the body hides the
+            # plate behind it in both views (steep seed 64, session 32: that place,
+            # trusted as the spot after a snap, told the next step wrong; the player's
+            # own plate, placed 3 px apart in the two views, did not count as still)
             moved = len(still_plates) == 1 and self._view_shift is not None \
                 and self._view_shift > max(4.0, 0.1 * spacing) \
-                and not self._keeps_its_row(here, spacing)
+                and not self._keeps_its_row(here, spacing) \
+                and self._pinned(cell, geometry, offset, after_a_step=self._stepped)
             # (the hidden plates are remembered before a step too: the step's own frame
             # is read before the history says it was one)
-            if self._stepped or (moved and self._pinned(cell, geometry, offset)):
+            if self._stepped or moved:
                 self._spot_samples.append((float(here[0]), float(here[1]), view_number,
                                            SPOT_NEAR_SPACINGS * spacing, int(moved)))
                 self._spot_cache = None
@@ -1273,7 +1285,7 @@ class LiveLoop:
         self._pinning_view = (geometry, offset)
 
     def _pinned(self, cell: tuple[int, int], geometry: GridGeometry,
-                offset: tuple[int, int]) -> bool:
+                offset: tuple[int, int], *, after_a_step: bool = False) -> bool:
         """Whether a hidden plate that stayed put on the window through a turn or zoom of
         the camera stands where the camera keeps the player, even before a step has been
         seen (the history may not tell the session's first step from none when its
@@ -1288,11 +1300,17 @@ class LiveLoop:
         spacings further on (0.14 of its move); a pan moves every plate alike. Not after
         a view along the room's axes came from one that was not: a compass snap, whose
         turn about the player the labels' quarter turns may show as a smaller one about
-        another point."""
+        another point. ``after_a_step``: the player stands on a plate, whose own hidden
+        place the reader may have put a few pixels apart in the two views (so it did not
+        count as still): the floor measure still tells a plate the ring turned about from
+        another plate laid where it was (a quarter turn about a corner plate lays one
+        neighbour where the other was), and a snap onto the room's axes is measured too
+        (the turn from 40° to 5° about the player of session 25 pins the player's plate:
+        0.02 of a spacing, the ring 0.6-1.4)."""
         if self._pinning_view is None:
             return False
         before, before_offset = self._pinning_view
-        if off_cardinal_deg(geometry) <= CARDINAL_TOLERANCE_DEG \
+        if not after_a_step and off_cardinal_deg(geometry) <= CARDINAL_TOLERANCE_DEG \
                 < off_cardinal_deg(before):
             return False
         back = (4 - quarter_turns_between(before, geometry)) % 4  # now's labels -> before's
@@ -1304,6 +1322,9 @@ class LiveLoop:
         moves = np.hypot(*(moved_to - stayed).T)
         ring_move = float(moves.max())
         plate_move = float(moves[TOA_PLATES.index(cell)])
+        if after_a_step:
+            return ring_move >= PINNED_RING_MOVE_AFTER_A_STEP \
+                and plate_move <= PINNED_SHARE_AFTER_A_STEP * ring_move
         return ring_move >= PINNED_RING_MOVE and plate_move <= PINNED_SHARE * ring_move
 
     def _keeps_its_row(self, here: np.ndarray, spacing: float) -> bool:

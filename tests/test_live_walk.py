@@ -588,3 +588,22 @@ def test_a_pan_that_lays_one_hidden_plate_where_another_was_pins_nothing(number)
                         display_scale=display_scale_of(number), pitch_range=(55.0, 68.0))
     assert walk[3].event == "walking" and walk[3].step == -1
     _spot_and_marks_right(walk[:12], right_from=len(walk))
+
+
+def test_a_quarter_turn_that_lays_a_neighbour_where_another_was_pins_nothing():
+    """Held-out steep seed 64, session 32 (the screenshot's floor, 58°): the player stands
+    on a corner plate, the body hiding the plate behind it up the screen, and the camera
+    turns a quarter about the player. The corner's other neighbour lands where the first
+    one was on the window, hidden behind the body again, while the reader placed the
+    player's own plate 3 px apart in the two views: one hidden plate stayed put, which
+    was taken for the ring turning about the player's, and that place was trusted as
+    the spot. The next step was then out of its reach: nine frames undecided. Told on
+    the floor, the neighbour moved with the ring: the spot is trusted only where the
+    camera draws the player, and every frame from the turn on is right."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 64 * 100_003 + 32, source="screenshot",
+                        display_scale=display_scale_of(32), pitch_range=(55.0, 68.0))
+    assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "turn"]
+    assert walk[7].player_plate == 2 and abs(walk[7].camera.yaw_deg
+                                             - walk[6].camera.yaw_deg) > 80
+    _spot_and_marks_right(walk[:23], right_from=7)
