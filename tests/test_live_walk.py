@@ -592,14 +592,15 @@ def test_a_pan_that_lays_one_hidden_plate_where_another_was_pins_nothing(number)
 
 def test_a_quarter_turn_that_lays_a_neighbour_where_another_was_pins_nothing():
     """Held-out steep seed 64, session 32 (the screenshot's floor, 58°): the player stands
-    on a corner plate, the body hiding the plate behind it up the screen, and the camera
+    on a corner plate, the body hiding the plates behind it up the screen, and the camera
     turns a quarter about the player. The corner's other neighbour lands where the first
     one was on the window, hidden behind the body again, while the reader placed the
     player's own plate 3 px apart in the two views: one hidden plate stayed put, which
     was taken for the ring turning about the player's, and that place was trusted as
-    the spot. The next step was then out of its reach: nine frames undecided. Told on
-    the floor, the neighbour moved with the ring: the spot is trusted only where the
-    camera draws the player, and every frame from the turn on is right."""
+    the spot at once. The next step was then out of its reach: nine frames undecided. A
+    plate with another hidden plate just below it on the window pins nothing: wherever
+    the spot is trusted it is where the camera draws the player, and every frame from
+    the turn on is right."""
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 64 * 100_003 + 32, source="screenshot",
                         display_scale=display_scale_of(32), pitch_range=(55.0, 68.0))
@@ -607,3 +608,17 @@ def test_a_quarter_turn_that_lays_a_neighbour_where_another_was_pins_nothing():
     assert walk[7].player_plate == 2 and abs(walk[7].camera.yaw_deg
                                              - walk[6].camera.yaw_deg) > 80
     _spot_and_marks_right(walk[:23], right_from=7)
+
+
+def test_a_place_the_camera_zoomed_about_outweighs_one_nearer_the_window_s_middle():
+    """Held-out steep seed 61, session 35 (drawn room, 65°, 150% display scaling): a zoom
+    right after the first step pinned the player's plate, and the next frame the reader
+    hid the plate behind the player too, nearer the window's middle. After the next step
+    both places had been seen in two views, the nearer one was taken for the spot, and
+    the step after that, onto a plate out of its reach, was not told: two frames
+    undecided. The place the ring turned or zoomed about counts one view more: the spot
+    stays on the player and every frame from the zoom on is right."""
+    walk = walk_through(None, 61 * 100_003 + 35, source="synthetic",
+                        display_scale=display_scale_of(35), pitch_range=(55.0, 68.0))
+    assert [frame.event for frame in walk[5:8]] == ["stepped", "zoom", "idle"]
+    _spot_and_marks_right(walk[:20], right_from=6, trusted_from=6)
