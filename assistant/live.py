@@ -1282,14 +1282,14 @@ class LiveLoop:
             # quarter, and either plate stays put under one of them. Such a plate pins
             # the spot only when the floor tells (a zoom, a turn the labels follow: seed
             # 9, session 9, the player's plate above a team-mate's), as before a step
-            moved = len(still_plates) == 1 and self._view_shift is not None \
+            kept_put = len(still_plates) == 1 and self._view_shift is not None \
                 and self._view_shift > max(4.0, 0.1 * spacing) \
                 and not self._keeps_its_row(here, spacing)
             measured = not self._stepped or _above_another(here, spacing, hidden)
+            moved = kept_put and (not measured or self._pinned(
+                cell, geometry, offset, after_a_step=self._stepped))
             # (the hidden plates are remembered before a step too: the step's own frame
             # is read before the history says it was one)
-            moved = moved and (not measured or self._pinned(
-                cell, geometry, offset, after_a_step=self._stepped))
             if self._stepped or moved:
                 self._spot_samples.append((float(here[0]), float(here[1]), view_number,
                                            SPOT_NEAR_SPACINGS * spacing, int(moved)))
@@ -1464,13 +1464,22 @@ class _Told(NamedTuple):
     pan_turns: frozenset[int] | None = None  # those a camera following the player allows
 
 
+def _just_below(upper: np.ndarray, lower: np.ndarray, spacing: np.ndarray | float,
+                near: np.ndarray | float) -> np.ndarray:
+    """Whether window points ``lower`` lie just below points ``upper`` (broadcast, (..., 2)
+    each), as the player's own plate lies below the plates the body hides behind it: up
+    to the body's height (:data:`BODY_SHADOW_SPACINGS` of ``spacing``) and within
+    ``near`` pixels across."""
+    below = lower[..., 1] - upper[..., 1]
+    return ((below > 0) & (below <= BODY_SHADOW_SPACINGS * spacing)
+            & (np.abs(lower[..., 0] - upper[..., 0]) <= near))
+
+
 def _above_another(here: np.ndarray, spacing: float, hidden: list[np.ndarray]) -> bool:
-    """Whether another hidden plate of the view lies just below ``here`` on the window,
-    as the player's own plate lies below the plates the body hides behind it (the rule
-    of :func:`_behind_a_body`, for one view's hidden places)."""
-    return any(0 < other[1] - here[1] <= BODY_SHADOW_SPACINGS * spacing
-               and abs(other[0] - here[0]) <= SPOT_NEAR_SPACINGS * spacing
-               for other in hidden)
+    """Whether another hidden plate of the view lies just below ``here`` on the window
+    (:func:`_just_below`, the rule :func:`_behind_a_body` applies to the spot's samples)."""
+    return bool(len(hidden)) and bool(np.any(_just_below(
+        here, np.array(hidden, np.float64), spacing, SPOT_NEAR_SPACINGS * spacing)))
 
 
 def _behind_a_body(samples: np.ndarray) -> np.ndarray:
@@ -1484,12 +1493,12 @@ def _behind_a_body(samples: np.ndarray) -> np.ndarray:
     plate behind it, counted as a whole view of the spot, won a tie of views and moved the
     spot a plate up the screen (steep seed 11's drawn rooms, session 22), and the history
     then restarted at the next step."""
-    x, y, view, near = samples[:, 0], samples[:, 1], samples[:, 2], samples[:, 3]
+    points, view, near = samples[:, :2], samples[:, 2], samples[:, 3]
     spacing = near / SPOT_NEAR_SPACINGS
-    below = y[None, :] - y[:, None]  # [i, j]: how far sample j lies below sample i
-    return np.any((view[None, :] == view[:, None]) & (below > 0)
-                  & (below <= BODY_SHADOW_SPACINGS * spacing[:, None])
-                  & (np.abs(x[None, :] - x[:, None]) <= near[:, None]), axis=1)
+    # [i, j]: sample j lies just below sample i, in the same view
+    below = _just_below(points[:, None, :], points[None, :, :], spacing[:, None],
+                        near[:, None])
+    return np.any((view[None, :] == view[:, None]) & below, axis=1)
 
 
 def _under_spot(spot: tuple[float, float], geometry: GridGeometry,
