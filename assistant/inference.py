@@ -468,7 +468,8 @@ class BoardHistory:
             snaps = None if steps > self.max_steps or self._may_be_snapped(reading) \
                 else frozenset()
             standing = None
-            if still is not None and turn in still:
+            stood_still = still is not None and turn in still
+            if stood_still:
                 steps, snaps = 0, still if snaps is None else snaps  # the player stood still
                 standing = cell_at(anchors[1], completions[0])
                 reach = STANDING_RADIUS
@@ -480,11 +481,12 @@ class BoardHistory:
             def explain(out_of_reach: frozenset) -> tuple[dict, dict, dict]:
                 reached, sides, windows = self._reachable(
                     completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                    anchors, now, room_turns, pan_turns)
+                    anchors, now, room_turns, pan_turns, stood_still)
                 if not reached and room_turns is not None:
                     reached, sides, windows = self._reachable(
                         completions, turn, steps, landmark, snaps, snap_steps,
-                        out_of_reach, anchors, now, pan_turns=pan_turns)
+                        out_of_reach, anchors, now, pan_turns=pan_turns,
+                        stood_still=stood_still)
                 if not reached and landmark is not None:
                     # the side seen contradicts every explanation the ring allows: a
                     # side was misread (a body in gold standing in front of another
@@ -493,7 +495,7 @@ class BoardHistory:
                     # was carried from, is not known, so the side is forgotten on both
                     reached, sides, windows = self._reachable(
                         completions, turn, steps, None, snaps, snap_steps, out_of_reach,
-                        anchors, now, pan_turns=pan_turns)
+                        anchors, now, pan_turns=pan_turns, stood_still=stood_still)
                     sides = {board: frozenset({None}) for board in reached}
                 return reached, sides, windows
 
@@ -602,6 +604,7 @@ class BoardHistory:
         now: float | None = None,
         room_turns: frozenset[int] | None = None,
         pan_turns: frozenset[int] | None = None,
+        stood_still: bool = False,
     ) -> tuple[dict[Board, frozenset], dict[Board, frozenset], dict[Board, float | None]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
@@ -627,7 +630,9 @@ class BoardHistory:
         also, per completion kept, when its last step's transition began (the window the
         next step is measured from; None when no step was seen or the time is not known).
         ``room_turns``, ``pan_turns``: only these quarter turns explain anything (None:
-        any).
+        any). ``stood_still``: the player stood still through this transition
+        (:meth:`_still_turns`); then no snap explains a board whose player is on a cell
+        off the grid's middle (:meth:`_on_a_cell_off_the_middle`).
         """
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
@@ -650,6 +655,9 @@ class BoardHistory:
                     or (pan_turns is not None and turn not in pan_turns):
                 continue
             for before in self._belief:
+                if stood_still and turn != smooth_turn \
+                        and self._on_a_cell_off_the_middle(before, now):
+                    continue  # a snap about that player would have moved the view
                 carried = frozenset(None if side is None else turn_side(side, turn)
                                     for side in self._sides.get(before, {None}))
                 if landmark is not None and None not in carried and landmark not in carried:
@@ -688,6 +696,26 @@ class BoardHistory:
                 # earlier window a later one
                 windows[candidate] = None if None in starts else min(starts)
         return kept, sides, windows
+
+    def _on_a_cell_off_the_middle(self, before: Board, now: float | None) -> bool:
+        """Whether the player of ``before`` stands on the cell its last step was onto, and
+        that cell is not the grid's middle: the step was seen less than a game tick ago
+        (counted from the reading before its transition), and the body on screen reaches
+        a plate no sooner than the plate toggles, so it cannot have walked on since to
+        rest anywhere else (the next tile is a tick's run further).
+
+        Why: a snap turns the camera about the player, and a view that stayed put through
+        a quarter turn has the player on the one point every quarter turn fixes, the grid's
+        middle. Before the spot where the camera keeps the player is learnt, a still view
+        along the room's axes otherwise lets a snap turn the labels (half a turn: the
+        plates hidden at the top and bottom of the screen swapped), and the frames after
+        a step stay undecided."""
+        window = self._step_window.get(before)
+        if window is None or now is None or now - window >= GAME_TICK_SECONDS:
+            return False
+        middle = ((before.rows - 1) / 2, (before.cols - 1) / 2)
+        last = self._belief.get(before, frozenset({None}))
+        return all(isinstance(cell, tuple) and cell != middle for cell in last)
 
     def _too_soon(self, before: Board, now: float | None) -> bool:
         """Whether a step from ``before`` now would follow its last step by less than

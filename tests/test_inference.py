@@ -593,6 +593,44 @@ def test_a_player_who_moved_or_was_long_unseen_keeps_every_step_possible():
                 assert after in inference.candidates, (board.format(), plate, seconds)
 
 
+# Before the spot is learnt, the live loop passes the grid's middle for both anchors of a
+# view that stayed put: the one point every quarter turn fixes.
+STILL_VIEW = ((1.0, 1.0), (1.0, 1.0))
+
+
+def test_a_view_that_stayed_put_a_moment_after_a_step_was_no_snap():
+    """A step onto ``p`` seen along the room's axes (where a snap is possible), ``p`` and the
+    plate across the middle from it hidden, then a view that stayed put: a half-turn snap
+    would swap the two hidden plates and show the same (for some boards a quarter turn
+    too), but a snap turns the camera about the player, who stands on ``p`` a moment
+    after stepping onto it, so the view would have moved. The board stays the stepped
+    one, exhaustively, and for some a turned board looks the same. More than a game tick
+    after the step the player may have walked to the middle, where a snap leaves the
+    view put: every turned board that looks the same is possible again."""
+    decided = 0
+    for board in all_toa_boards():
+        for p in TOA_PLATES:
+            across = (2 - p[0], 2 - p[1])
+            after = board.press(*p)
+            history = BoardHistory()
+            history.update(reading_of(board), 0.1)
+            if not history.update(reading_of(after, [p, across]), 0.1).certain:
+                continue  # the step itself left the board open (a snap explains it too)
+            inference = history.update(reading_of(after, [p, across]), 0.1,
+                                       anchors=STILL_VIEW)
+            assert inference.board == after, (board.format(), p)
+            # the boards a snap by any quarter turn would show the same as
+            same_looking = {turned for turned in (turn_board(after, t) for t in (1, 2, 3))
+                            if all(turned.states[cell] == after.states[cell]
+                                   for cell in TOA_PLATES if cell not in (p, across))}
+            decided += bool(same_looking - {after})
+            for _ in range(5):  # still frames: a tick and more after the step
+                late = history.update(reading_of(after, [p, across]), 0.1,
+                                      anchors=STILL_VIEW)
+            assert set(late.candidates) == {after} | same_looking, (board.format(), p)
+    assert decided > 0
+
+
 def _ring_neighbours(plate: tuple[int, int]) -> list[tuple[int, int]]:
     return [b if a == plate else a for a, b in _neighbours_in_ring() if plate in (a, b)]
 
