@@ -820,24 +820,49 @@ def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_sh
     assert judge_picture(frame) == "hidden"
 
 
-def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken():
+def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypatch):
     """At 68° and 62 pixels a plate (steep seed 2, session 29, the first frame), stretched
-    by 150% display scaling, the frames' band is just thick enough to count as showing,
-    yet blur has taken its far and near sides: no plate shows purple on three sides, six
-    on two. Seven diamonds on an exact ring over an even floor with that much frame are
-    the ring; the first frame of the session was blank."""
+    by 150% display scaling, blur has taken the frames' far and near sides: no plate shows
+    purple on three sides, six on two. Seven diamonds on an exact ring over an even floor
+    with that much frame are the ring, even where the band counts as thick enough to
+    show (this one is 2.7 pixels deep across its sides, thin: taken either way); the first
+    frame of the session was blank."""
     from assistant.commands.bench_walk import judge_picture
-    from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from assistant.vision import locate
     from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 2 * 100_003 + 29, source="synthetic", display_scale=1.5,
                          **STEEP)[0]
     assert frame.camera.pitch_deg > 65
-    fit, why = locate_ring(frame.scene.frame)
+    fit, why = locate.locate_ring(frame.scene.frame)
     assert why is None and sum(fit.matched) == 7
     homography = fit.geometry.homography
-    assert not _frames_too_thin(homography)
-    assert not _frames_are_purple(frame.scene.frame[..., :3], homography)
+    assert locate._frames_too_thin(homography)
+    assert not locate._frames_are_purple(frame.scene.frame[..., :3], homography)
+    assert judge_picture(frame) in ("right", "hidden")
+    monkeypatch.setattr(locate, "_frames_too_thin", lambda homography: False)
+    fit, why = locate.locate_ring(frame.scene.frame)
+    assert why is None and sum(fit.matched) == 7
+
+
+def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
+    """Held-out steep seed 62, session 34, frame 6 (drawn room, pitched to 68°, 125%
+    display scaling, the room's axes 28° off the screen's): all eight plates in view and
+    seven diamonds on an exact ring, but blur left purple on two sides of three plates
+    only. The band's depth was measured along the floor's axes, three pixels, and counted
+    as showing; across the sides, as it shows, it is two and a half: too thin to show its
+    colour, and the ring is taken (the live loop was blank for the frame)."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 62 * 100_003 + 34, source="synthetic", display_scale=1.25,
+                         **STEEP)[6]
+    assert frame.event == "pitch" and frame.camera.pitch_deg > 67 and not frame.hidden
+    fit, why = locate_ring(frame.scene.frame)
+    assert why is None and sum(fit.matched) == 7
+    assert _frames_too_thin(fit.geometry.homography)
+    assert not _frames_are_purple(frame.scene.frame[..., :3], fit.geometry.homography)
     assert judge_picture(frame) in ("right", "hidden")
 
 

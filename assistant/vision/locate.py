@@ -1715,13 +1715,23 @@ def _framed_enough(purple_sides: np.ndarray, plates: int) -> bool:
 def _frames_too_thin(homography: np.ndarray) -> bool:
     """Is the plates' frame band too thin in this picture to show its colour? At a steep
     camera and a small scale the far and near sides are a pixel or two deep, and a
-    client stretched by display scaling blurs them into the floor and the diamond."""
+    client stretched by display scaling blurs them into the floor and the diamond.
+
+    The depth that shows is across the side on screen, not along the floor's axis: with
+    the room's axes diagonal on screen a step across one side also runs along it, and a
+    band that step's length deep (three pixels at 68°, 125% display scaling) is two and
+    a half across."""
     depth = 0.5 * _FRAME_BAND
     steps = np.array([(0.0, 0.0), (depth, 0.0), (0.0, depth), (-depth, 0.0), (0.0, -depth)])
     points = (steps[:, None, :] + _RING[None, :, :]).reshape(-1, 1, 2)
     image = cv2.perspectiveTransform(points, homography).reshape(len(steps), len(_RING), 2)
-    across = np.hypot(*(image[1:] - image[0]).transpose(2, 0, 1))  # (steps, plates)
-    return float(np.median(2 * across.min(axis=0))) < _THIN_FRAME_PX
+    moved = image[1:] - image[0]  # (steps, plates, 2)
+    along_x, along_y = (moved[0] - moved[2]) / 2, (moved[1] - moved[3]) / 2
+    # a side along one axis is as deep on screen as the other axis's step across it:
+    # the parallelogram's area over the side's length
+    area = np.abs(along_x[:, 0] * along_y[:, 1] - along_x[:, 1] * along_y[:, 0])
+    across = area / np.maximum(np.hypot(*along_x.T), np.hypot(*along_y.T))
+    return float(np.median(2 * across)) < _THIN_FRAME_PX
 
 
 def _framed_past_seeing(bgr: np.ndarray, homography: np.ndarray, members: int) -> bool:
