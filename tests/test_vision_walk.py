@@ -1366,3 +1366,30 @@ def test_a_pulled_blob_read_alike_at_the_others_ring_leaves_no_place_bent():
     off = np.hypot(*(placed[:, None, :] - centres[None, :, :]).transpose(2, 0, 1)).min(axis=1)
     assert off.max() < 3.0, off.round(1)
 
+
+
+def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
+    """Held-out steep seed 62, session 35, frame 1 (drawn room, 60°, 150% display scaling,
+    a 960x640 client): six diamonds in view, a team-mate over the seventh. At full
+    resolution the stretch's blurred edges scattered the diamonds' centres to 1.5% of the
+    spacing off the ring, past an exact fit, and the frames' colour does not show at this
+    size; at half resolution the same ring fits to 0.7%. A frame too small to be searched
+    at half resolution first is searched there when full resolution finds nothing: the
+    session's first seconds were blank."""
+    from assistant.commands.bench_walk import judge_state
+    from assistant.sequence import PictureSequence
+    from assistant.vision.locate import MIN_DIAMONDS, _locate_at, locate_ring
+    from assistant.walkthrough import walk_through
+
+    walk = walk_through(None, 62 * 100_003 + 35, source="synthetic", display_scale=1.5,
+                        **STEEP)
+    frame = walk[1]
+    assert frame.scene.frame.shape[:2] == (640, 960) and frame.hidden == (6,)
+    assert _locate_at(frame.scene.frame, 1, MIN_DIAMONDS, {}) == (None, "turned-down")
+    fit, why = locate_ring(frame.scene.frame)
+    assert why is None and sum(fit.matched) == 6
+    sequence = PictureSequence()
+    states = [sequence.feed(f.scene.frame) for f in walk[:3]]
+    # the plate under the team-mate was never seen: only certain marks, never blank
+    assert [judge_state(state, f) for state, f in zip(states[1:], walk[1:3], strict=True)] \
+        == ["uncertain", "uncertain"]

@@ -145,30 +145,50 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
     find them again, which is most of a search's time), the lattice checked by the
     frames about its places as a search on fewer always is.
 
+    A frame too small to be searched at half resolution first is searched there last, on
+    ``diamonds_needed``, when full resolution found a lattice through them and turned it
+    down: a client stretched by display scaling blurs the diamonds' edges, and at full
+    resolution their centres may scatter past an exact ring's fit (1.5% of the spacing,
+    held-out steep seed 62, session 35) where half resolution's averaged ones do not
+    (0.7%). Not without such a lattice (out of the room every frame is searched, at no
+    cost more), nor on ``fewer_needed`` (a body's gold merged with a diamond counts as
+    one at half; the fewer whole ones at full place the ring better).
+
     Returns
     -------
     (fit, None) when exactly one ring is found; ``(None, reason)`` otherwise, where the
     reason is ``"not-found"`` or ``"several"``.
     """
     height, width = frame.shape[:2]
-    # big frames are searched at half resolution first (fast), then, only if that finds
-    # nothing, at full resolution (plates spaced less than ~32 px vanish at half)
-    factors = (2, 1) if max(width, height) > _HALF_RESOLUTION_ABOVE else (1,)
     blobs_at: dict[int, _Blobs] = {}
     wanted = (diamonds_needed,) if fewer_needed is None or fewer_needed >= diamonds_needed \
         else (diamonds_needed, fewer_needed)
-    for needed in wanted:
-        for factor in factors:
-            fit, why = _locate_at(frame, factor, needed, blobs_at, cut_strokes)
-            if fit is not None or why == "several":
-                return fit, why
+    if max(width, height) > _HALF_RESOLUTION_ABOVE:
+        # big frames are searched at half resolution first (fast), then, only if that
+        # finds nothing, at full resolution (plates spaced less than ~32 px vanish at half)
+        searches = [(needed, factor) for needed in wanted for factor in (2, 1)]
+    else:
+        # smaller ones at full resolution, and at half only after a lattice was turned
+        # down (above)
+        searches = [(needed, 1) for needed in wanted]
+    turned_down = False
+    for needed, factor in searches:
+        fit, why = _locate_at(frame, factor, needed, blobs_at, cut_strokes)
+        if fit is not None or why == "several":
+            return fit, why
+        turned_down |= why == "turned-down" and needed == diamonds_needed
+    if turned_down and max(width, height) <= _HALF_RESOLUTION_ABOVE:
+        fit, why = _locate_at(frame, 2, diamonds_needed, blobs_at, cut_strokes)
+        if fit is not None or why == "several":
+            return fit, why
     return None, "not-found"
 
 
 def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, _Blobs],
                cut_strokes: bool = False) -> tuple[RingFit | None, str | None]:
     """One search at 1/``factor`` resolution; ``blobs_at`` keeps the gold blobs found per
-    factor for a second search of the same frame."""
+    factor for a second search of the same frame. Besides :func:`locate_ring`'s reasons,
+    ``"turned-down"``: lattices through enough diamonds were found, none taken."""
     bgr = frame[..., :3]
     if factor not in blobs_at:
         blobs_at[factor] = _gold_blobs(frame, factor, cut_strokes=cut_strokes)
@@ -186,7 +206,7 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, 
         hypotheses = hypotheses + far
         accepted = _accepted_rings(bgr, blobs, far, framed)
     if not accepted:
-        return None, "not-found"
+        return None, "turned-down" if hypotheses else "not-found"
     if needed < MIN_DIAMONDS and any(len(members) > len(accepted[0][2])
                                      for _score, _h, members, _middle in hypotheses):
         # a ring on few diamonds where the picture holds a lattice through more, which
@@ -196,7 +216,7 @@ def _locate_at(frame: np.ndarray, factor: int, needed: int, blobs_at: dict[int, 
         # at the entrance was taken)
         return None, "not-found"
     if _exact_ring_through_more_turned_down(blobs, hypotheses, accepted[0]):
-        return None, "not-found"
+        return None, "turned-down"
     if len(accepted) > 1 and accepted[1][0] >= accepted[0][0] - 0.5:
         fits = [fit for _score, fit, _members in accepted[:2]]
         best = _preferred_ring(fits, [_framed_plates(bgr, fit) for fit in fits])
