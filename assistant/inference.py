@@ -714,8 +714,7 @@ class BoardHistory:
         if window is None or now is None or now - window >= GAME_TICK_SECONDS:
             return False
         middle = ((before.rows - 1) / 2, (before.cols - 1) / 2)
-        last = self._belief.get(before, frozenset({None}))
-        return all(isinstance(cell, tuple) and cell != middle for cell in last)
+        return all(isinstance(cell, tuple) and cell != middle for cell in self._belief[before])
 
     def _too_soon(self, before: Board, now: float | None) -> bool:
         """Whether a step from ``before`` now would follow its last step by less than

@@ -163,21 +163,19 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
     blobs_at: dict[int, _Blobs] = {}
     wanted = (diamonds_needed,) if fewer_needed is None or fewer_needed >= diamonds_needed \
         else (diamonds_needed, fewer_needed)
-    if max(width, height) > _HALF_RESOLUTION_ABOVE:
-        # big frames are searched at half resolution first (fast), then, only if that
-        # finds nothing, at full resolution (plates spaced less than ~32 px vanish at half)
-        searches = [(needed, factor) for needed in wanted for factor in (2, 1)]
-    else:
-        # smaller ones at full resolution, and at half only after a lattice was turned
-        # down (above)
-        searches = [(needed, 1) for needed in wanted]
+    small = max(width, height) <= _HALF_RESOLUTION_ABOVE
+    # big frames are searched at half resolution first (fast), then, only if that finds
+    # nothing, at full resolution (plates spaced less than ~32 px vanish at half); small
+    # ones at full resolution, and at half only after a lattice was turned down (above)
+    factors = (1,) if small else (2, 1)
+    searches = [(needed, factor) for needed in wanted for factor in factors]
     turned_down = False
     for needed, factor in searches:
         fit, why = _locate_at(frame, factor, needed, blobs_at, cut_strokes)
         if fit is not None or why == "several":
             return fit, why
         turned_down |= why == "turned-down" and needed == diamonds_needed
-    if turned_down and max(width, height) <= _HALF_RESOLUTION_ABOVE:
+    if turned_down and small:
         fit, why = _locate_at(frame, 2, diamonds_needed, blobs_at, cut_strokes)
         if fit is not None or why == "several":
             return fit, why
