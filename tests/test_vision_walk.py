@@ -866,6 +866,34 @@ def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
     assert judge_picture(frame) in ("right", "hidden")
 
 
+def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
+    """Held-out steep seed 14, session 29, frame 0 (drawn room, 64°, 150% display
+    scaling, a session's first frame): three team-mates and the player stand among the
+    plates, so the floor between them is uneven (five of eleven points show the tiles),
+    and the band is too thin to show on the far and near sides. Seven diamonds fit the
+    ring exactly and their frames show purple on the two other sides at seven places:
+    the ring is taken (the live loop was blank for the session's first five frames),
+    and nothing read is wrong."""
+    from assistant.commands.bench_walk import judge_picture
+    from assistant.vision.locate import (
+        _floor_is_even,
+        _frames_are_purple,
+        _frames_too_thin,
+        locate_ring,
+    )
+    from assistant.walkthrough import walk_through
+
+    frame = walk_through(None, 14 * 100_003 + 29, source="synthetic", display_scale=1.5,
+                         **STEEP)[0]
+    assert frame.event == "start" and len(frame.figures) == 4
+    fit, why = locate_ring(frame.scene.frame)
+    assert why is None and sum(fit.matched) == 7
+    homography, bgr = fit.geometry.homography, frame.scene.frame[..., :3]
+    assert _frames_too_thin(homography) and not _floor_is_even(bgr, homography)
+    assert not _frames_are_purple(bgr, homography)
+    assert judge_picture(frame) in ("right", "hidden")
+
+
 def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_rest():
     """A team-mate in gold clothes stands on a lit corner plate (seed 7, session 20, frame
     8, at 42° and 150% display scaling). Two sectors of its diamond fall in the unlit

