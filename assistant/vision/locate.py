@@ -1648,6 +1648,8 @@ def _frame_points() -> np.ndarray:
 
 
 _FRAME_POINTS = _frame_points()
+# ... at every ring plate, plate-major (as _side_purpleness reads them)
+_RING_FRAME_POINTS = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
 # Floor tiles between the plates and in the middle of the ring.
 _FLOOR_POINTS = np.array(
     [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2),
@@ -1681,8 +1683,8 @@ def _side_purpleness(frame_bgr: np.ndarray) -> np.ndarray:
 def _purple_sides(bgr: np.ndarray, homography: np.ndarray) -> np.ndarray:
     """Per ring plate, how many sides of its frame are purpler than the floor between."""
     floor = float(np.median(_purpleness(_sample(bgr, homography, _FLOOR_POINTS))))
-    per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
-    return _sides_purpler_than(_side_purpleness(_sample(bgr, homography, per_plate)), floor)
+    return _sides_purpler_than(_side_purpleness(_sample(bgr, homography, _RING_FRAME_POINTS)),
+                               floor)
 
 
 def _sides_purpler_than(frames: np.ndarray, floor: float) -> np.ndarray:
@@ -1699,18 +1701,15 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     floor_bgr = _floor_samples(bgr, homography)
     floor_luma = floor_bgr @ _LUMA
     even = _even_floor_points(floor_luma)
-    per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
-    frame_bgr = _sample(bgr, homography, per_plate)
+    frame_bgr = _sample(bgr, homography, _RING_FRAME_POINTS)
     frames = _side_purpleness(frame_bgr)
     if int(even.sum()) < len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS:
         # between real plates lies an even floor, not a textured background, unless
         # bodies stand on it: then only frames on nearly every plate will do, measured
         # against the most purple quarter of what covers the floor (a body's clothes
         # must not lower the bar)
-        if int(_largest_even_cluster(floor_luma)) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
-            return False
-        strict = float(np.percentile(_purpleness(floor_bgr), 75))
-        return _framed_enough(_sides_purpler_than(frames, strict), _FRAMED_PLATES_BESIDE_BODIES)
+        sides = _sides_beside_bodies(floor_bgr, frames)
+        return sides is not None and _framed_enough(sides, _FRAMED_PLATES_BESIDE_BODIES)
     floor = float(np.median(_purpleness(floor_bgr)))
     if _framed_enough(_sides_purpler_than(frames, floor), _MIN_PURPLE_PLATES):
         return True
@@ -1781,13 +1780,19 @@ def _thin_frames_beside_bodies(bgr: np.ndarray, homography: np.ndarray) -> bool:
     display scaling (held-out steep seed 14, session 29) show seven diamonds on an exact
     ring, purple on two sides of each, and were blank: the bodies made the floor
     uneven, and the band's squeezed sides kept it from three."""
-    floor_bgr = _floor_samples(bgr, homography)
+    sides = _sides_beside_bodies(_floor_samples(bgr, homography),
+                                 _side_purpleness(_sample(bgr, homography, _RING_FRAME_POINTS)))
+    return sides is not None and int(np.sum(sides >= 2)) >= _FRAMED_PLATES_BESIDE_BODIES
+
+
+def _sides_beside_bodies(floor_bgr: np.ndarray, frames: np.ndarray) -> np.ndarray | None:
+    """Per plate, the sides of its frame (:func:`_side_purpleness`) purpler than the most
+    purple quarter of what covers the floor (a body's clothes must not lower the bar);
+    None unless the floor's own tiles still show one even brightness at
+    :data:`_EVEN_FLOOR_POINTS_BESIDE_FRAMES` points."""
     if _largest_even_cluster(floor_bgr @ _LUMA) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
-        return False
-    strict = float(np.percentile(_purpleness(floor_bgr), 75))
-    per_plate = (_RING[:, None, :] + _FRAME_POINTS[None, :, :]).reshape(-1, 2)
-    frames = _side_purpleness(_sample(bgr, homography, per_plate))
-    return int(np.sum(_sides_purpler_than(frames, strict) >= 2)) >= _FRAMED_PLATES_BESIDE_BODIES
+        return None
+    return _sides_purpler_than(frames, float(np.percentile(_purpleness(floor_bgr), 75)))
 
 
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
