@@ -164,6 +164,7 @@ def walk_through(
     ui: bool = True,
     capture_effects: bool = True,
     display_scale: float = 1.0,
+    jpeg: bool = True,
 ) -> list[WalkFrame]:
     """The frames of one session solving the room from ``start_board`` (random when None).
 
@@ -175,6 +176,8 @@ def walk_through(
     ``camera_events`` idle frames may turn, zoom or pitch the camera in one jump.
     ``ui``: draw the client's panels (the game view is then the top-left 76% and the
     player is centred in it). ``capture_effects``: mild noise and JPEG on some frames.
+    ``jpeg=False``: no JPEG on any frame, as the live loop grabs them (raw pixels), the
+    session otherwise the same frame for frame (the same random draws are made).
     ``display_scale``: the session's Windows display scaling with a client that is not
     DPI-aware, every frame stretched by it (:func:`assistant.scene.display_scaled`).
     """
@@ -287,7 +290,7 @@ def walk_through(
         state["cam"] = c
         body = replace(player, tile=pos, facing_deg=math.degrees(facing), stride=stride)
         figures = _cap_hidden(c, frame_size, body, mates, ui)
-        jpeg = int(rng.integers(70, 96)) if capture_effects and rng.random() < 0.3 else None
+        quality = int(rng.integers(70, 96)) if capture_effects and rng.random() < 0.3 else None
         noise = noise_level if rng.random() < 0.3 else 0.0
         params = SceneParams(
             seed=int(rng.integers(0, 2**31)),
@@ -298,7 +301,7 @@ def walk_through(
             room_seed=room_seed,
             screenshot=shot,
             noise_sigma=noise,
-            jpeg_quality=jpeg,
+            jpeg_quality=quality if jpeg else None,
             display_scale=display_scale,
             ui=ui,
         )

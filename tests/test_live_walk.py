@@ -133,6 +133,29 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
     assert trusted and frames_before > 0
 
 
+def test_raw_grabs_run_the_same_sessions_without_jpeg(monkeypatch, capsys):
+    """bench-walk --raw-grabs: every session is walked with jpeg=False (the pixels the live
+    loop grabs), and the JSON says so."""
+    import json
+
+    import assistant.commands.bench_walk as bench
+    from assistant.cli import main
+
+    asked = []
+    real = bench.walk_through
+
+    def spy(*args, **kwargs):
+        asked.append(kwargs.get("jpeg", True))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(bench, "walk_through", spy)
+    assert main(["bench-walk", "--sessions", "1", "--source", "synthetic", "--raw-grabs",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["raw_grabs"] is True and asked == [False]
+    assert out["results"]["synthetic"]["wrong"] == []
+
+
 def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly():
     """At 63° under 150% display scaling (seed 0, session 5), a search after a turn
     placed the ring with a corner plate and both its neighbours unread: their places

@@ -105,6 +105,21 @@ def test_same_seed_same_session():
     assert not np.array_equal(scaled[0].scene.frame, first[0].scene.frame)
 
 
+def test_raw_grabs_are_the_same_session_without_jpeg():
+    """jpeg=False (bench-walk --raw-grabs): the frames the live loop would grab, the same
+    session frame for frame; only the frames that went through JPEG differ."""
+    kw = {"teammates": (1, 2), **SMALL}
+    mixed = walk_through(None, 5, **kw)
+    raw = walk_through(None, 5, jpeg=False, **kw)
+    assert [(f.room_board, f.hidden, f.event, f.camera) for f in raw] == [
+        (f.room_board, f.hidden, f.event, f.camera) for f in mixed]
+    through_jpeg = [f.scene.params.jpeg_quality is not None for f in mixed]
+    assert any(through_jpeg) and not all(through_jpeg)
+    for m, r, jpeg in zip(mixed, raw, through_jpeg, strict=True):
+        assert r.scene.params.jpeg_quality is None
+        assert np.array_equal(m.scene.frame, r.scene.frame) != jpeg
+
+
 def test_starting_on_a_plate_and_sequences():
     frames = walk_through("111/0#0/110", 2, start_on_plate=True, teammates=0, **SMALL)
     assert frames[0].player_plate is not None and frames[0].room_board == "111/0#0/110"

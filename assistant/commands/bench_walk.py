@@ -19,7 +19,10 @@ turns, zooms and pitches; team-mates stand around. Two things are measured:
   every session.
 
 The sessions take turns at Windows display scaling of 100%, 125% and 150% with a client
-stretched by it (:data:`DISPLAY_SCALES`), as are the steep floor's pictures.
+stretched by it (:data:`DISPLAY_SCALES`), as are the steep floor's pictures. About three
+frames in ten go through JPEG, as a saved screenshot may (``detect``); the live loop
+grabs raw pixels, and ``--raw-grabs`` walks the same sessions, frame for frame, without
+it: the two runs side by side say what JPEG costs and what the live loop itself gets.
 
 Marks are compared with the truth by screen position, so the verdict does not depend on
 which corner the reader calls row 1, column 1. All of this is measured on rooms this
@@ -353,6 +356,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the sessions of each display scaling one raid after another "
                              "through one live loop, as one run of the app (default: each "
                              "session a new loop, the first raid of a run)")
+    parser.add_argument("--raw-grabs", action="store_true",
+                        help="no frame through JPEG, as the live loop grabs the screen (raw "
+                             "pixels); the sessions are otherwise the same, frame for frame "
+                             "(default: JPEG on about 3 frames in 10, as saved screenshots)")
     parser.add_argument("--frames", action="store_true",
                         help="also list every judged frame not fully right, with its "
                              "session, frame and truth (JSON output always holds them)")
@@ -367,7 +374,9 @@ def run(args: argparse.Namespace) -> int:
         if args.source == "screenshot":
             raise BenchError(f"The real screenshot {DEFAULT_SCREENSHOT} is not there.")
         sources.remove("screenshot")
-    options = {"pitch_range": (55.0, 68.0)} if args.steep else {}
+    options: dict = {"pitch_range": (55.0, 68.0)} if args.steep else {}
+    if args.raw_grabs:
+        options["jpeg"] = False
     started = time.perf_counter()
     results = {source: run_sessions(args.sessions, args.seed, source, args.consecutive,
                                     **options)
@@ -381,14 +390,15 @@ def run(args: argparse.Namespace) -> int:
                 for r in results.values())
     if args.json:
         print(json.dumps({"sessions": args.sessions, "seed": args.seed, "steep": args.steep,
-                          "consecutive": args.consecutive,
+                          "consecutive": args.consecutive, "raw_grabs": args.raw_grabs,
                           "seconds": round(elapsed, 1), "results": results}))
         return 1 if wrong else 0
     out = sys.stdout
     for source, result in results.items():
         print(f"{source} rooms, {args.sessions} walk-throughs"
               f"{' (steep cameras)' if args.steep else ''}"
-              f"{', one raid after another per display scaling' if args.consecutive else ''}:",
+              f"{', one raid after another per display scaling' if args.consecutive else ''}"
+              f"{', raw grabs (no JPEG)' if args.raw_grabs else ''}:",
               file=out)
         floor = result.get("floor_alone")
         if floor:
