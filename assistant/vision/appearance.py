@@ -108,6 +108,9 @@ _LONE_HUE_DOUBT = 3.5
 _LONE_DARKER_DOUBT = 0.2
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
 _GAP_OVER_SPREAD = 1.5
+# A ToA diamond is even in brightness: its sectors' luma spread over more than this share
+# of their mean is something over part of it (_uneven_brightness).
+_UNEVEN_LUMA = 0.1
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,8 @@ def classify(
         # diamond, in their own shade, read unlit from two sectors while a third leant lit)
         foreign = foreign | np.any(np.where(lit[:, None] == 1, part_features < mid,
                                             part_features > mid), axis=1)
+        if look is Look.TOA_PLATE:
+            foreign |= _uneven_brightness(parts)
         features = (part_features * seen).sum(axis=1) / seen.sum(axis=1)
         # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
         # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
@@ -522,6 +527,22 @@ def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
         if not clear:
             return int(members[0])
     return None
+
+
+def _uneven_brightness(parts: np.ndarray) -> np.ndarray:
+    """(cells,) True where the sectors' brightness (luma) spreads over more than
+    :data:`_UNEVEN_LUMA` of its mean: a figure over part of the diamond, not its look.
+
+    Why: JPEG keeps brightness at full resolution and colour at half, and coarsely; the
+    ToA feature reads blue, so on a JPEG frame every plain plate's sectors spread, and the
+    frame's typical spread hid a figure's. A player in gold seen from straight above,
+    centred on a lit plate, read unlit (three sectors unlit, the fourth just short of the
+    middle) on a JPEG frame and hidden on the same frame grabbed raw (seed 64, screenshot
+    rooms, session 1, frame 16): his clothes and dark head spread the sectors' luma by
+    24% of its mean, where plain diamonds keep within 1.4% on the real screenshot (3.1%
+    through JPEG at quality 70) and 5.4% on steep drawn rooms at 150% and through JPEG."""
+    luma = parts @ np.array([0.114, 0.587, 0.299])
+    return np.ptp(luma, axis=1) > _UNEVEN_LUMA * np.maximum(luma.mean(axis=1), 1.0)
 
 
 def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
