@@ -911,6 +911,18 @@ def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_re
     assert not reading.abstain and (0, 0) in reading.hidden
 
 
+def _sector_colours(picture, reading):
+    """The reading's cells and each one's sector colours, sampled as the reader samples."""
+    from assistant.vision.appearance import sector_stats
+    from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
+    from assistant.vision.reader import pixels_at
+
+    cells = [(tile.row, tile.col) for tile in reading.tiles]
+    points = reading.geometry.sample_points(cells, SAMPLE_OFFSETS, inside_diamond=True)
+    parts, _ = sector_stats(pixels_at(picture, points), SAMPLE_SECTORS)
+    return cells, parts
+
+
 def test_a_plate_uneven_in_brightness_through_jpeg_is_not_read_from_the_rest():
     """The screenshot's floor, held-out seed 64, session 1, frame 16 (125% display scaling,
     seen from straight above, JPEG at quality 74): the player in gold, centred on a lit
@@ -921,9 +933,7 @@ def test_a_plate_uneven_in_brightness_through_jpeg_is_not_read_from_the_rest():
     from conftest import shared_file
 
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.vision.appearance import _uneven_brightness, sector_stats
-    from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
-    from assistant.vision.reader import pixels_at
+    from assistant.vision.appearance import _uneven_brightness
     from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
@@ -932,9 +942,7 @@ def test_a_plate_uneven_in_brightness_through_jpeg_is_not_read_from_the_rest():
     assert frame.player_plate == 4 and frame.scene.params.jpeg_quality is not None
     assert judge_picture(frame) == "hidden"
     reading = read_frame(frame.scene.frame)
-    cells = [(tile.row, tile.col) for tile in reading.tiles]
-    points = reading.geometry.sample_points(cells, SAMPLE_OFFSETS, inside_diamond=True)
-    parts, _ = sector_stats(pixels_at(frame.scene.frame, points), SAMPLE_SECTORS)
+    cells, parts = _sector_colours(frame.scene.frame, reading)
     uneven = _uneven_brightness(parts)
     assert [cells[i] for i in np.flatnonzero(uneven)] == list(reading.hidden)
 
@@ -946,9 +954,7 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
     import cv2
     from conftest import shared_file
 
-    from assistant.vision.appearance import _UNEVEN_LUMA, sector_stats
-    from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
-    from assistant.vision.reader import pixels_at
+    from assistant.vision.appearance import _UNEVEN_LUMA, _luma_spread
 
     shot = cv2.imread(str(shared_file("toa", "room_topdown.png")))
     for scale in (0.75, 1.0, 1.5, 2.0):
@@ -961,11 +967,8 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
                 picture = cv2.imdecode(data, cv2.IMREAD_COLOR)
             reading = read_frame(picture)
             assert reading.board is not None and reading.board.format() == "111/0#0/110"
-            cells = [(tile.row, tile.col) for tile in reading.tiles]
-            points = reading.geometry.sample_points(cells, SAMPLE_OFFSETS, inside_diamond=True)
-            parts, _ = sector_stats(pixels_at(picture, points), SAMPLE_SECTORS)
-            luma = parts @ np.array([0.114, 0.587, 0.299])
-            assert (np.ptp(luma, axis=1) / luma.mean(axis=1)).max() < _UNEVEN_LUMA / 2
+            _cells, parts = _sector_colours(picture, reading)
+            assert _luma_spread(parts).max() < _UNEVEN_LUMA / 2
 
 
 def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():

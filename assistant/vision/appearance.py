@@ -28,6 +28,7 @@ import numpy as np
 __all__ = [
     "CONFIDENT",
     "FALLBACK_CONFIDENCE",
+    "LUMA_BGR",
     "PARTIAL_CONFIDENCE",
     "REFERENCE_CONFIDENCE",
     "Decision",
@@ -111,6 +112,8 @@ _GAP_OVER_SPREAD = 1.5
 # A ToA diamond is even in brightness: its sectors' luma spread over more than this share
 # of their mean is something over part of it (_uneven_brightness).
 _UNEVEN_LUMA = 0.1
+#: Luma weights of a BGR colour (ITU-R BT.601), for the reader and the locator alike.
+LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
 
 @dataclass(frozen=True)
@@ -171,8 +174,7 @@ def point_features(points: np.ndarray, look: Look, on: np.ndarray | None,
         return ((bgr - off) @ axis) / float(axis @ axis)
     if look is Look.TOA_PLATE:
         return toa_chroma(bgr) + np.log(bgr.max(axis=-1) + 8.0)
-    luma = bgr @ np.array([0.114, 0.587, 0.299])
-    return np.log(luma + 8.0)
+    return np.log(bgr @ LUMA_BGR + 8.0)
 
 
 def classify(
@@ -541,8 +543,13 @@ def _uneven_brightness(parts: np.ndarray) -> np.ndarray:
     rooms, session 1, frame 16): his clothes and dark head spread the sectors' luma by
     24% of its mean, where plain diamonds keep within 1.4% on the real screenshot (3.1%
     through JPEG at quality 70) and 5.4% on steep drawn rooms at 150% and through JPEG."""
-    luma = parts @ np.array([0.114, 0.587, 0.299])
-    return np.ptp(luma, axis=1) > _UNEVEN_LUMA * np.maximum(luma.mean(axis=1), 1.0)
+    return _luma_spread(parts) > _UNEVEN_LUMA
+
+
+def _luma_spread(parts: np.ndarray) -> np.ndarray:
+    """(cells,) How far the sectors' luma spreads, as a share of its mean."""
+    luma = parts @ LUMA_BGR
+    return np.ptp(luma, axis=1) / np.maximum(luma.mean(axis=1), 1.0)
 
 
 def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:

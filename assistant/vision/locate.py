@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
+from assistant.vision.appearance import LUMA_BGR
 from assistant.vision.geometry import GridGeometry, pixels_at
 
 __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
@@ -61,7 +62,6 @@ _ODD_SIZE = 1.3
 _PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
 _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
-_LUMA = np.array([0.114, 0.587, 0.299])
 _EVEN_FLOOR = 0.15  # floor tiles between the plates: this close to their median brightness
 # ... but for this many of them: team-mates stand there, and a small, steep view puts
 # some of the points on the dark joints between tiles
@@ -1699,7 +1699,7 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     clearly darker than the floor around it, and not much less purple, counts too (the
     inventory's gold items fail this: their slots are no darker than between the slots)."""
     floor_bgr = _floor_samples(bgr, homography)
-    floor_luma = floor_bgr @ _LUMA
+    floor_luma = floor_bgr @ LUMA_BGR
     even = _even_floor_points(floor_luma)
     frame_bgr = _sample(bgr, homography, _RING_FRAME_POINTS)
     frames = _side_purpleness(frame_bgr)
@@ -1713,7 +1713,7 @@ def _frames_are_purple(bgr: np.ndarray, homography: np.ndarray) -> bool:
     floor = float(np.median(_purpleness(floor_bgr)))
     if _framed_enough(_sides_purpler_than(frames, floor), _MIN_PURPLE_PLATES):
         return True
-    frame_luma = (frame_bgr @ _LUMA).reshape(8, -1).mean(axis=1)
+    frame_luma = (frame_bgr @ LUMA_BGR).reshape(8, -1).mean(axis=1)
     darker = frame_luma <= float(np.median(floor_luma)) * (1 - _DARKER_FRAME)
     purple_enough = frames.reshape(8, -1).mean(axis=1) >= floor - 2 * _PURPLE_MARGIN
     return int(np.sum(darker & purple_enough)) >= _MIN_PURPLE_PLATES
@@ -1790,7 +1790,7 @@ def _sides_beside_bodies(floor_bgr: np.ndarray, frames: np.ndarray) -> np.ndarra
     purple quarter of what covers the floor (a body's clothes must not lower the bar);
     None unless the floor's own tiles still show one even brightness at
     :data:`_EVEN_FLOOR_POINTS_BESIDE_FRAMES` points."""
-    if _largest_even_cluster(floor_bgr @ _LUMA) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
+    if _largest_even_cluster(floor_bgr @ LUMA_BGR) < _EVEN_FLOOR_POINTS_BESIDE_FRAMES:
         return None
     return _sides_purpler_than(frames, float(np.percentile(_purpleness(floor_bgr), 75)))
 
@@ -1798,7 +1798,7 @@ def _sides_beside_bodies(floor_bgr: np.ndarray, frames: np.ndarray) -> np.ndarra
 def _floor_is_even(bgr: np.ndarray, homography: np.ndarray) -> bool:
     """Does the floor between the plates show one even brightness at all but a few of its
     points (a room's tiles, not the dark slots of the client's inventory)?"""
-    even = _even_floor_points(_floor_samples(bgr, homography) @ _LUMA)
+    even = _even_floor_points(_floor_samples(bgr, homography) @ LUMA_BGR)
     return int(even.sum()) >= len(_FLOOR_POINTS) - _UNEVEN_FLOOR_POINTS
 
 
