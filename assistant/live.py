@@ -25,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from assistant.camera_pivot import camera_pivot
 from assistant.capture import (
     Grabber,
     Rect,
@@ -135,6 +136,14 @@ PINNED_SHARE = 0.1
 #: 9: the ring 0.21 of a spacing, the player's plate 0.00)
 PINNED_RING_MOVE_AFTER_A_STEP = 0.1
 PINNED_SHARE_AFTER_A_STEP = 0.2
+#: A turn or zoom's pivot (assistant.camera_pivot) is where the player stands only on a
+#: floor tile's middle (tiles are half a spacing): within this many spacings of one, and
+#: within this many spacings of the ring's middle (the room around the plates); the tile
+#: is then the sample (LiveLoop._learn_pivot). Drawn and screenshot rooms at 55-68°: a
+#: pivot lies 0.01-0.12 of a spacing from the player, 0.34 at worst (three plates hidden,
+#: a zoom of 16%: 0.19 off a tile's middle, so left out)
+PIVOT_ON_TILE_SPACINGS = 0.1
+PIVOT_IN_ROOM_SPACINGS = 2.5
 #: The view's corners moved by more than this (pixels) since the frame before: the camera
 #: moved, and the spot's samples after it come from another view (_note_view).
 VIEW_MOVED_PX = 4.0
@@ -723,6 +732,10 @@ class LiveLoop:
         self._last_corners: np.ndarray | None = None
         self._last_corners_seen: np.ndarray | None = None  # per corner: read, not hidden
         self._view_shift: float | None = None
+        self._moved_before = True  # the view moved into the frame before (or none was)
+        # a turn or zoom's pivot waiting for a still frame after it (_learn_pivot):
+        # (x, y, how near counts as the same place) on the area
+        self._pending_pivot: tuple[float, float, float] | None = None
         # the view's corners in the frame before this one (for _keeps_its_row)
         self._corners_before: np.ndarray | None = None
         self._still = False
@@ -1046,12 +1059,14 @@ class LiveLoop:
         if view is None:
             self._statue, self._statue_geometry = None, None
             self._last_corners, self._view_shift, self._still = None, None, False
+            self._moved_before = True
             self._last_corners_seen, self._corners_before = None, None
             return
         seen = np.array([cell not in hidden for cell in _CORNER_CELLS])
         before, self._last_corners = self._last_corners, view
         self._corners_before = before
         seen_before, self._last_corners_seen = self._last_corners_seen, seen
+        self._moved_before = self._view_shift is None or self._view_shift > VIEW_MOVED_PX
         if before is None:
             self._view_shift = None
         else:
@@ -1215,7 +1230,7 @@ class LiveLoop:
                 best, best_score = together, score
         x, y = np.median(points[best], axis=0)
         self._spot_cache = (float(x), float(y))
-        self._spot_trusted = best_score[0] >= 2 or bool(np.any(samples[best, 4] > 0))
+        self._spot_trusted = bool(best_score[0] >= 2) or bool(np.any(samples[best, 4] > 0))
         return self._spot_cache
 
     def _learn_spot(self, reading: Reading, view: np.ndarray | None, area: Rect,
@@ -1239,7 +1254,9 @@ class LiveLoop:
         self._forget_spot_of_another_size(area)
         if view is None:
             self._last_hidden, self._pinning_view = [], None
+            self._pending_pivot = None
             return
+        self._learn_pivot(reading, offset)
         geometry = reading.geometry
         hidden, still_plates = [], []
         for cell in reading.hidden:
@@ -1296,6 +1313,60 @@ class LiveLoop:
                 self._spot_cache = None
         self._last_hidden = hidden
         self._pinning_view = (geometry, offset)
+
+    def _learn_pivot(self, reading: Reading, offset: tuple[int, int]) -> None:
+        """Learn the spot from a turn or zoom of the camera about the player, plate hidden
+        or not (:func:`assistant.camera_pivot.camera_pivot`): the floor point the views
+        before and after show at one place is where the player stands. Before the first
+        step the player waits on plain floor, no plate hidden, and the history cannot
+        tell the first step onto a plate whose neighbours are hidden too until it knows
+        where the player stood (:meth:`_replay`).
+
+        Such a point is the player's only while the player stood still through the
+        camera's move: a walk in the same frame (a turn while walking) moves it. So the
+        view must have stayed put into the frame before the move, or stay put into the
+        frame after it (the pivot waits for it); a walk of a tile takes the game 0.6 s,
+        several frames, which then move too. And it lies on a floor tile's middle, in the
+        room around the ring, on no plate that the reading sees (a player centred on a
+        plate hides it). Not after a view along the room's axes came from one that was
+        not: a compass snap turns by 45° or more, which the labels' quarter turns show as
+        a smaller turn about another point (:meth:`_pinned`)."""
+        pending, self._pending_pivot = self._pending_pivot, None
+        camera_moved = self._view_shift is not None and self._view_shift > VIEW_MOVED_PX
+        if pending is not None and not camera_moved:
+            self._add_pivot_sample(*pending)
+        if not camera_moved or self._pinning_view is None:
+            return
+        before, before_offset = self._pinning_view
+        geometry = reading.geometry
+        if off_cardinal_deg(geometry) <= CARDINAL_TOLERANCE_DEG < off_cardinal_deg(before):
+            return
+        pivot = camera_pivot(before, geometry, (offset[0] - before_offset[0],
+                                                offset[1] - before_offset[1]))
+        if pivot is None:
+            return
+        floor = np.array(pivot.floor)
+        tile = np.round(floor * 2) / 2
+        middle = (geometry.cols - 1) / 2
+        if np.abs(floor - tile).max() > PIVOT_ON_TILE_SPACINGS \
+                or np.abs(tile - middle).max() > PIVOT_IN_ROOM_SPACINGS:
+            return
+        cell = (int(tile[1]), int(tile[0]))
+        if np.all(tile == np.round(tile)) and cell in TOA_PLATES \
+                and cell not in reading.hidden:
+            return  # a plate in plain view: nobody stands centred on it
+        x, y = geometry.to_image(tile[None])[0]
+        sample = (float(x + offset[0]), float(y + offset[1]),
+                  SPOT_NEAR_SPACINGS * geometry.local_spacing(*_nearest_plate(tile)))
+        if self._moved_before:
+            self._pending_pivot = sample
+        else:
+            self._add_pivot_sample(*sample)
+
+    def _add_pivot_sample(self, x: float, y: float, near: float) -> None:
+        """A turn or zoom's pivot as a sample of the spot that pins it (:meth:`_spot`)."""
+        self._spot_samples.append((x, y, self._camera_views, near, 1))
+        self._spot_cache = None
 
     def _pinned(self, cell: tuple[int, int], geometry: GridGeometry,
                 offset: tuple[int, int], *, after_a_step: bool = False) -> bool:
@@ -1499,6 +1570,11 @@ def _behind_a_body(samples: np.ndarray) -> np.ndarray:
     below = _just_below(points[:, None, :], points[None, :, :], spacing[:, None],
                         near[:, None])
     return np.any((view[None, :] == view[:, None]) & below, axis=1)
+
+
+def _nearest_plate(point: np.ndarray) -> tuple[int, int]:
+    """The ring's plate nearest a grid point (x = column, y = row)."""
+    return min(TOA_PLATES, key=lambda cell: (cell[1] - point[0]) ** 2 + (cell[0] - point[1]) ** 2)
 
 
 def _under_spot(spot: tuple[float, float], geometry: GridGeometry,

@@ -663,3 +663,60 @@ def test_a_still_view_along_the_room_s_axes_after_the_first_step_is_no_snap():
     states = [sequence.feed(frame.scene.frame) for frame in walk[:8]]
     assert not sequence.loop._spot_trusted
     assert [judge_state(states[index], walk[index]) for index in (6, 7)] == ["right", "right"]
+
+
+def test_a_turn_before_the_first_step_pins_the_spot_with_no_plate_hidden():
+    """Seed 21, session 3 (drawn room): the player waits at the way in, on plain floor,
+    no plate hidden, and the camera turns about the player on the third frame. The floor
+    point the two views show at one place is where the player stands, so the spot where
+    the camera keeps the player is trusted from that frame, where it is drawn."""
+    walk = walk_through(None, 21 * 100_003 + 3, source="synthetic", display_scale=1.0)
+    assert [frame.event for frame in walk[:6]] == [
+        "start", "idle", "turn", "walking", "walking", "stepped"]
+    assert all(not frame.hidden for frame in walk[:3])
+    sequence = PictureSequence()
+    for frame in walk[:2]:
+        sequence.feed(frame.scene.frame)
+    assert not sequence.loop._spot_trusted
+    _spot_and_marks_right(walk[:12], right_from=1, trusted_from=2)
+
+
+def _turned_while_walking(walk, index: int, turn: float, walked: float):
+    """Frame ``index`` of ``walk`` drawn again with the camera turned by ``turn`` degrees
+    and the player (and the camera with it) ``walked`` grid units up the room from there."""
+    from dataclasses import replace
+
+    from assistant.scene import render_scene
+
+    scene = walk[index].scene
+    camera = scene.params.camera
+    x, y = camera.look_at
+    moved = replace(camera, yaw_deg=camera.yaw_deg + turn, look_at=(x, y - walked))
+    player, *others = scene.params.figures
+    figures = (replace(player, tile=moved.look_at), *others)
+    return render_scene(replace(scene.params, camera=moved, figures=figures)).frame
+
+
+def test_a_turn_while_walking_does_not_pin_the_spot():
+    """A turn of the camera while the player walks turns the floor about another point
+    than the player's (assistant.camera_pivot): the loop takes a pivot only when the view
+    stood still into the frame before it or stands still after it (a walk of a tile takes
+    the game several frames). Walking through the turn: no spot; standing through the
+    same turn: the spot, where the camera draws the player. (A turn of 36° while running
+    a third of a spacing a frame lays the pivot on a floor tile's middle, where the loop
+    would take it for the player's.)"""
+    walk = walk_through(None, 21 * 100_003 + 3, source="synthetic", display_scale=1.0)
+    for walked, trusted in ((0.33, False), (0.0, True)):
+        sequence = PictureSequence()
+        sequence.feed(walk[0].scene.frame)
+        frames = [_turned_while_walking(walk, 0, 0.0, walked),
+                  _turned_while_walking(walk, 0, 36.0, 2 * walked),
+                  _turned_while_walking(walk, 0, 36.0, 3 * walked)]
+        for frame in frames:
+            sequence.feed(frame)
+        loop = sequence.loop
+        assert loop._spot_trusted is trusted, walked
+        if trusted:
+            x, y = loop._spot_cache
+            cx, cy = walk[0].camera.screen_centre
+            assert abs(x - cx) < 10 and abs(y - cy) < 10
