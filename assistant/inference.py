@@ -124,6 +124,13 @@ WALK_GRID_UNITS_PER_SECOND = 0.5 / GAME_TICK_SECONDS
 #: plate spacing or more from every one, and the spot is learnt to about 0.2 at a steep
 #: camera.
 STANDING_RADIUS = 0.25
+#: The floor under the player's spot within this of a cell's centre, in any frame (the
+#: player walking too): the body is on that cell's own tile (half a tile, 0.25, from its
+#: edge), so the player has entered it since last seen off every plate, even where the
+#: body trails the game's place (a board that took no step since then is dropped,
+#: :meth:`BoardHistory.update`). Tighter than STANDING_RADIUS: a body on the next tile, half
+#: a spacing away, is taken for one on the plate only through a spot wrong by 0.35.
+ON_A_PLATE_RADIUS = 0.15
 #: A step taken a moment ago (one step between readings a frame apart) was onto a plate
 #: within this of the floor under the player's spot (grid units): the plate toggles on the
 #: game tick the player enters it, when the body may still be two tiles (a tick's run)
@@ -511,6 +518,12 @@ class BoardHistory:
                 on_it = {board: last for board, last in reached.items()
                          if None in last or standing in last}
                 reached = on_it or reached
+            elif player is not None and cell_at(player, completions[0], ON_A_PLATE_RADIUS):
+                # the body on a plate's middle has entered it: a board that took no step
+                # since the player was seen off every plate explains nothing
+                stepped = {board: last for board, last in reached.items()
+                           if last != frozenset({LEFT})}
+                reached = stepped or reached
         # no history, or none that explains this frame: the frame alone decides
         self.restarted = not reached
         if not reached:
@@ -871,14 +884,15 @@ def _still_on(last: frozenset, player: tuple[float, float], board: Board,
     return frozenset(kept or {LEFT})
 
 
-def cell_at(point: tuple[float, float], board: Board) -> tuple[int, int] | None:
-    """The present cell whose centre is within :data:`STANDING_RADIUS` of a grid point
-    (x = column, y = row), or None."""
+def cell_at(point: tuple[float, float], board: Board,
+            radius: float = STANDING_RADIUS) -> tuple[int, int] | None:
+    """The present cell whose centre is within ``radius`` (:data:`STANDING_RADIUS`) of a
+    grid point (x = column, y = row), or None."""
     x, y = point
     r, c = round(y), round(x)
     if not (0 <= r < board.rows and 0 <= c < board.cols) or not board.present[r, c]:
         return None
-    return (r, c) if math.hypot(x - c, y - r) <= STANDING_RADIUS else None
+    return (r, c) if math.hypot(x - c, y - r) <= radius else None
 
 
 def turn_cell(cell: tuple[int, int], shape: tuple[int, int], turns: int) -> tuple[int, int]:

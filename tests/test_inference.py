@@ -14,6 +14,7 @@ from assistant.inference import (
     GAME_TICK_SECONDS,
     MAX_PAN,
     MISSED_FRAMES_PER_STEP,
+    ON_A_PLATE_RADIUS,
     STANDING_RADIUS,
     STEP_REACH,
     STEP_SPACING_SECONDS,
@@ -751,6 +752,39 @@ def test_a_player_seen_standing_still_at_the_way_in_stands_on_no_plate():
             told = history.update(reading_of(after, covered, angle_deg=12), 0.1,
                                   anchors=(_on(p), _on(p)), player=_on(p))
             assert told.board == after, (start.format(), p)
+
+
+def test_the_body_on_a_plate_s_middle_has_entered_it_even_walking():
+    """Seen standing still off the plates (at the way in), then with the body on a plate's
+    middle in the very frame the player arrives (not yet still: the body may trail the
+    game's place), the player has entered that plate since: a board that took no step
+    since explains nothing, so the first step onto a plate whose ring neighbours are
+    covered too is told at once, exhaustively over the starts and the plates. The body on
+    the next tile beside a plate (half a spacing, further than
+    :data:`ON_A_PLATE_RADIUS`) tells nothing: with no step taken, the board stays."""
+    assert ON_A_PLATE_RADIUS < 0.5 - 0.3  # a spot 0.3 off does not put the next tile on it
+    for start in all_toa_boards()[::4]:
+        for p in TOA_PLATES:
+            after = start.press(*p)
+            covered = [p, *_ring_neighbours(p)]
+            history = BoardHistory()
+            history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
+            history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
+                           player=WAY_IN)
+            near = _walk(history, start, WAY_IN, _on(p), player=True)
+            arrived = history.update(reading_of(after, covered, angle_deg=12), 0.1,
+                                     anchors=(near, _on(p)), player=_on(p))
+            assert arrived.board == after, (start.format(), p)
+            # the same walk ending on the tile beside the plate: no step
+            beside = (_on(p)[0], _on(p)[1] + 0.5) if p[0] < 2 else (_on(p)[0], _on(p)[1] - 0.5)
+            history = BoardHistory()
+            history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
+            history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
+                           player=WAY_IN)
+            near = _walk(history, start, WAY_IN, beside, player=True)
+            passed = history.update(reading_of(start, covered, angle_deg=12), 0.1,
+                                    anchors=(near, beside), player=beside)
+            assert start in passed.candidates, (start.format(), p)
 
 
 def test_standing_on_a_plate_never_empties_the_belief():

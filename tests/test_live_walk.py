@@ -720,3 +720,19 @@ def test_a_turn_while_walking_does_not_pin_the_spot():
             x, y = loop._spot_cache
             cx, cy = walk[0].camera.screen_centre
             assert abs(x - cx) < 10 and abs(y - cy) < 10
+
+
+def test_the_body_on_the_first_plate_tells_the_step_a_plate_hidden_all_along_beside_it():
+    """Held-out seed 60, session 39 (drawn room, 65° then 42°): a team-mate hides the
+    bottom middle plate in every frame but the first step's; the spot is learnt from a
+    zoom about the waiting player (a pivot), and the first step is onto the corner plate
+    beside the hidden one, which it toggles. In the step's frame the hidden plate showed;
+    "no step, and the hidden plate was as now" explained that frame as well as the step,
+    and the next frames too, though the player's body stood on the corner plate's middle,
+    which it had entered since waiting off the plates. The session stayed undecided to
+    its end; now every frame from the one after the step is right."""
+    walk = walk_through(None, 60 * 100_003 + 39, source="synthetic", display_scale=1.0)
+    assert [frame.event for frame in walk[:7]] == [
+        "start", "idle", "zoom", "walking", "walking", "stepped", "pitch"]
+    assert all(6 in frame.hidden for frame in walk[:5]) and walk[5].player_plate == 7
+    _spot_and_marks_right(walk, right_from=6, trusted_from=2)
