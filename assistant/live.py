@@ -1327,10 +1327,10 @@ class LiveLoop:
         view must have stayed put into the frame before the move, or stay put into the
         frame after it (the pivot waits for it); a walk of a tile takes the game 0.6 s,
         several frames, which then move too. And it lies on a floor tile's middle, in the
-        room around the ring, on no plate that the reading sees (a player centred on a
-        plate hides it). Not after a view along the room's axes came from one that was
-        not: a compass snap turns by 45° or more, which the labels' quarter turns show as
-        a smaller turn about another point (:meth:`_pinned`)."""
+        room around the ring; a plate there may show (at a steep camera the body hides
+        the plate behind it more than its own). Not after a view along the room's axes
+        came from one that was not: a compass snap turns by 45° or more, which the
+        labels' quarter turns show as a smaller turn about another point (:meth:`_pinned`)."""
         pending, self._pending_pivot = self._pending_pivot, None
         camera_moved = self._view_shift is not None and self._view_shift > VIEW_MOVED_PX
         if pending is not None and not camera_moved:
@@ -1351,10 +1351,6 @@ class LiveLoop:
         if np.abs(floor - tile).max() > PIVOT_ON_TILE_SPACINGS \
                 or np.abs(tile - middle).max() > PIVOT_IN_ROOM_SPACINGS:
             return
-        cell = (int(tile[1]), int(tile[0]))
-        if np.all(tile == np.round(tile)) and cell in TOA_PLATES \
-                and cell not in reading.hidden:
-            return  # a plate in plain view: nobody stands centred on it
         x, y = geometry.to_image(tile[None])[0]
         sample = (float(x + offset[0]), float(y + offset[1]),
                   SPOT_NEAR_SPACINGS * geometry.local_spacing(*_nearest_plate(tile)))
