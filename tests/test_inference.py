@@ -730,6 +730,16 @@ def test_the_first_step_is_told_by_where_the_player_stood_before_it():
     assert undecided_without > 0  # the case exists without the player's place
 
 
+def _walked_in_from_the_way_in(start, end: tuple[float, float]) -> tuple[BoardHistory, tuple]:
+    """A history that saw the player standing still at the way in (off every plate) on
+    ``start``, then walking towards ``end``; with the last point seen on the way."""
+    history = BoardHistory()
+    history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
+    history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
+                   player=WAY_IN)
+    return history, _walk(history, start, WAY_IN, end, player=True)
+
+
 def test_a_player_seen_standing_still_at_the_way_in_stands_on_no_plate():
     """Seen standing still, the body is where the game has the player, on the middle of a
     tile: at the way in, half a spacing from the nearest plate (further than
@@ -742,11 +752,7 @@ def test_a_player_seen_standing_still_at_the_way_in_stands_on_no_plate():
         for p in TOA_PLATES:
             after = start.press(*p)
             covered = [p, *_ring_neighbours(p)]
-            history = BoardHistory()
-            history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
-            history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
-                           player=WAY_IN)
-            near = _walk(history, start, WAY_IN, _on(p), player=True)
+            history, near = _walked_in_from_the_way_in(start, _on(p))
             history.update(reading_of(after, covered, angle_deg=12), 0.1,
                            anchors=(near, _on(p)), player=_on(p))
             told = history.update(reading_of(after, covered, angle_deg=12), 0.1,
@@ -767,21 +773,13 @@ def test_the_body_on_a_plate_s_middle_has_entered_it_even_walking():
         for p in TOA_PLATES:
             after = start.press(*p)
             covered = [p, *_ring_neighbours(p)]
-            history = BoardHistory()
-            history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
-            history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
-                           player=WAY_IN)
-            near = _walk(history, start, WAY_IN, _on(p), player=True)
+            history, near = _walked_in_from_the_way_in(start, _on(p))
             arrived = history.update(reading_of(after, covered, angle_deg=12), 0.1,
                                      anchors=(near, _on(p)), player=_on(p))
             assert arrived.board == after, (start.format(), p)
             # the same walk ending on the tile beside the plate: no step
             beside = (_on(p)[0], _on(p)[1] + 0.5) if p[0] < 2 else (_on(p)[0], _on(p)[1] - 0.5)
-            history = BoardHistory()
-            history.update(reading_of(start, angle_deg=12), 0.1, player=WAY_IN)
-            history.update(reading_of(start, angle_deg=12), 0.1, anchors=(WAY_IN, WAY_IN),
-                           player=WAY_IN)
-            near = _walk(history, start, WAY_IN, beside, player=True)
+            history, near = _walked_in_from_the_way_in(start, beside)
             passed = history.update(reading_of(start, covered, angle_deg=12), 0.1,
                                     anchors=(near, beside), player=beside)
             assert start in passed.candidates, (start.format(), p)
