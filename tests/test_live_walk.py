@@ -736,3 +736,22 @@ def test_the_body_on_the_first_plate_tells_the_step_a_plate_hidden_all_along_bes
         "start", "idle", "zoom", "walking", "walking", "stepped", "pitch"]
     assert all(6 in frame.hidden for frame in walk[:5]) and walk[5].player_plate == 7
     _spot_and_marks_right(walk, right_from=6, trusted_from=2)
+
+
+def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
+    """Steep seed 14, session 29 (drawn room, 64°, a zoom out after a step with the
+    player and the plate behind him hidden): the frames' band is a pixel or two deep on
+    screen and shows purple at too few places for a follow's check, so the ring moved
+    by the zoom was turned down and the frame went blank. Where the band is too thin to
+    show, an even floor between the places stands for it, and the frame is right."""
+    from assistant.vision.locate import _frames_too_thin
+
+    walk = walk_through(None, 14 * 100_003 + 29, source="synthetic",
+                        display_scale=display_scale_of(29), pitch_range=(55.0, 68.0))
+    assert walk[21].event == "zoom" and walk[21].hidden == (5, 6)
+    sequence = PictureSequence()
+    for frame in walk[:22]:
+        state = sequence.feed(frame.scene.frame)
+    reading = sequence.loop.last_observed.reading
+    assert not reading.abstain and _frames_too_thin(reading.geometry.homography)
+    assert judge_state(state, walk[21]) == "right"

@@ -555,9 +555,24 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
         chosen, fit, rigid = moved, fit_moved, tight
     else:
         return None
-    if int(np.sum(_purple_sides(frame[..., :3], chosen) >= 2)) < _MIN_FOLLOWED:
+    if not _followed_on_plates(frame[..., :3], chosen):
         return None
     return replace(fit, rigid=rigid)
+
+
+def _followed_on_plates(bgr: np.ndarray, homography: np.ndarray) -> bool:
+    """Does a followed ring lie on the plates: purple frames on two sides or more at
+    :data:`_MIN_FOLLOWED` of its places, or, where the frames' band is too thin to show
+    its colour (:func:`_frames_too_thin`), an even floor between its places?
+
+    Why: zoomed out at 64-68° under display scaling the band is a pixel or two deep on
+    screen and shows purple at one or two places; the ring moved by a zoom after a step
+    put every plate where it was (steep seed 14, session 29) and was turned down, and the
+    frame went blank. A ring a plate off has plates, a diamond or a body where the floor
+    points fall."""
+    if int(np.sum(_purple_sides(bgr, homography) >= 2)) >= _MIN_FOLLOWED:
+        return True
+    return _frames_too_thin(homography) and _floor_is_even(bgr, homography)
 
 
 def same_places(homography: np.ndarray, other: np.ndarray, tolerance: float) -> bool:
