@@ -370,6 +370,9 @@ class LiveReader:
         # where the ring was last seen, kept through abstentions: the camera follows the
         # player, so the ring is found again from there (follow_frame)
         self._last_seen: GridGeometry | None = None
+        #: where the camera keeps the player in the window area (pixels), once the live
+        #: loop trusts it: a pitch turns the camera about that place (follow_frame)
+        self.spot: tuple[float, float] | None = None
         # ... placed from plates on every side of the ring, or that view moved rigidly (a
         # corner and both its neighbours unread leave it placed there by the others
         # alone: it is not moved rigidly)
@@ -608,6 +611,15 @@ class LiveReader:
                                  diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
             if not pitched.abstain:
                 reading = pitched
+        if reading.abstain and self._last_seen is not None and self.spot is not None:
+            # the camera pitched about the player: no motion of the floor reproduces the
+            # tilt, but the last view's camera turned about its horizontal axis does, and
+            # it needs only four diamonds (a close zoom with the bottom row under the chat
+            # panel and the player on a plate)
+            pitched = follow_frame(frame, self._last_seen, self.profile,
+                                   previous_sure=self._last_seen_sure, pitched_about=self.spot)
+            if not pitched.abstain:
+                reading = pitched
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
         if reading.abstain and self._last_seen is not None and self._last_seen_sure:
@@ -832,6 +844,7 @@ class LiveLoop:
         if self._last_reading_at is not None \
                 and grabbed_at - self._last_reading_at > FORGET_VIEW_SECONDS:
             self.reader.forget_last_view()
+        self.reader.spot = self._spot(area) if self._trusted_spot(area) else None
         read, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         view = self._view_corners(read, offset)  # None when the reading abstains
         reading = self._players_plate_hidden(read, view, area, offset)

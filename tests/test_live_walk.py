@@ -738,6 +738,25 @@ def test_the_body_on_the_first_plate_tells_the_step_a_plate_hidden_all_along_bes
     _spot_and_marks_right(walk, right_from=6, trusted_from=2)
 
 
+def test_the_frames_after_a_pitch_at_a_close_zoom_are_read_from_four_diamonds():
+    """Seed 47, session 3 (drawn room): at a close zoom the camera pitches from 68° to
+    41° about the player on a plate, and the bottom row goes under the chat panel and
+    beyond the game view's edge: four diamonds are left. No fresh search and no motion
+    of the floor placed the ring, and the frames went blank until the player walked on;
+    the last view's camera pitched about the player's spot places it, and both frames
+    after the pitch show the right marks."""
+    walk = walk_through(None, 47 * 100_003 + 3, source="synthetic", display_scale=1.0)
+    assert [frame.event for frame in walk[25:28]] == ["stepped", "pitch", "idle"]
+    assert walk[26].camera.pitch_deg < walk[25].camera.pitch_deg - 20
+    assert len(walk[26].out_of_view) == 3 and walk[26].player_plate is not None
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk[:28]):
+        state = sequence.feed(frame.scene.frame)
+        if index in (26, 27):
+            assert sequence.loop.reader.spot is not None, index
+            assert judge_state(state, frame) == "right", index
+
+
 def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
     """Steep seed 14, session 29 (drawn room, 64°, a zoom out after a step with the
     player and the plate behind him hidden): the frames' band is a pixel or two deep on

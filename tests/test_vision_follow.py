@@ -1126,3 +1126,50 @@ def test_a_blob_cut_into_many_pieces_gives_few_and_a_panel_s_size_none() -> None
     contour = max(cv2.findContours(panel, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0],
                   key=cv2.contourArea)
     assert _parts_without_strokes(contour, panel, limits, panel) == []
+
+
+CENTRE = (FRAME[0] / 2, FRAME[1] / 2)  # where room() keeps its look-at point
+
+
+@pytest.mark.parametrize(("yaw", "before", "after", "player"),
+                         [(88, 68, 41, 5), (200, 55, 30, 0), (20, 62, 40, 5), (120, 35, 60, 6)])
+def test_a_pitch_about_the_player_is_followed_from_four_diamonds(
+        yaw, before, after, player) -> None:
+    """The camera pitches about the player on a plate, at a close zoom, with three more
+    plates out of sight: four diamonds are left. No fresh search and no motion of the
+    floor places the ring (a pitch tilts the floor's picture); the last view's camera
+    pitched about the spot where the camera keeps the player does, on its plates, and
+    reads them right."""
+    figures = standing([player], seed=yaw)
+    first = room(plate_xy(player), yaw=yaw, pitch=before, spacing=100, figures=figures)
+    seen = read_frame(first.frame, max_hidden=4)
+    assert not seen.abstain, seen.reason
+    then = room(plate_xy(player), yaw=yaw, pitch=after, spacing=100, figures=figures)
+    others = [i for i in range(8) if i != player]
+    far = sorted(others, key=lambda i: -np.hypot(*(then.plate_centres[i] - CENTRE)))[:3]
+    frame = covered(then.frame, then.plate_centres[far], 0.35 * 100)
+    assert locate_ring(frame, diamonds_needed=5)[0] is None
+    assert follow_ring(frame, seen.geometry, turned=True, zoomed=True) is None
+    fit = follow_ring(frame, seen.geometry, pitched_about=CENTRE)
+    assert fit is not None and sum(fit.matched) == 4
+    assert_on_the_plates(fit.geometry, then)
+    reading = follow_frame(frame, seen.geometry, pitched_about=CENTRE)
+    assert not reading.abstain, reading.reason
+    assert len(reading.hidden) == 4
+    for tile in reading.tiles:
+        index = int(np.argmin(np.hypot(*(then.plate_centres - np.array(tile.centre)).T)))
+        assert tile.hidden or bool(tile.lit) == bool(then.lit[index])
+
+
+def test_a_pitch_is_not_followed_about_a_spot_the_player_is_not_at() -> None:
+    """Pitched about a place a plate and a half from the player, the last view's camera
+    puts the ring nowhere near the four diamonds: nothing is placed."""
+    player = 5
+    figures = standing([player], seed=4)
+    first = room(plate_xy(player), yaw=88, pitch=68, spacing=100, figures=figures)
+    seen = read_frame(first.frame, max_hidden=4)
+    then = room(plate_xy(player), yaw=88, pitch=41, spacing=100, figures=figures)
+    others = [i for i in range(8) if i != player]
+    far = sorted(others, key=lambda i: -np.hypot(*(then.plate_centres[i] - CENTRE)))[:3]
+    frame = covered(then.frame, then.plate_centres[far], 35)
+    assert follow_ring(frame, seen.geometry, pitched_about=(CENTRE[0] + 150, CENTRE[1])) is None

@@ -30,6 +30,7 @@ import numpy as np
 
 from assistant.vision.appearance import LUMA_BGR
 from assistant.vision.geometry import GridGeometry, pixels_at
+from assistant.vision.pitch import floor_camera, focal_point
 
 __all__ = ["IN_PLACE_TOLERANCE", "LAST_VIEW_AGREEMENT", "MAX_ROLL_SKEW", "MIN_DIAMONDS",
            "MIN_DIAMONDS_AFTER_LAST_VIEW", "RING_CELLS", "RingFit",
@@ -446,13 +447,15 @@ _FOLLOW_TOLERANCE = 0.25  # grid units, on the floor seen by the previous camera
 # 0.04 (the drawn walk-throughs match a real shift to 0.007)
 _RIGID_FIT_ERROR = 0.02
 _FOLLOW_AREA = (0.4, 2.6)  # a diamond's area on that floor, of the drawn diamond's
+_PITCHED_AREA = (0.3, 4.5)  # ... after a pitch (follow_ring)
 # A whole diamond fills its convex hull (0.86-0.95 measured at 55-68°); one with a figure's
 # legs over its middle is a U of the right size and place (0.48), read as lit from them
 _WHOLE_SOLIDITY = 0.7
 
 
 def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
-                turned: bool = False, zoomed: bool = False) -> RingFit | None:
+                turned: bool = False, zoomed: bool = False,
+                pitched_about: tuple[float, float] | None = None) -> RingFit | None:
     """Find the ring again after the camera has followed the player across the floor.
 
     The game's camera follows the player at a fixed yaw, pitch and zoom, so a step moves
@@ -469,7 +472,9 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     the player: a yaw change turns the floor as the previous camera saw it rigidly, so a
     ring turned and shifted on that floor is tried, from five diamonds (:func:`_turned`);
     with ``zoomed``, a ring scaled and shifted on it (:func:`_zoomed`: the camera moved
-    along its line of sight), from four. A rigid placement is taken first. The live
+    along its line of sight), from four. With ``pitched_about`` (the spot, in pixels,
+    where the camera keeps the player), only the last view's camera pitched about the
+    player is tried (:func:`_pitched`), from four. A rigid placement is taken first. The live
     loop asks for these only when a fresh search has failed too (a fresh search of a
     clear view reads more plates): frames after a turn or zoom at a steep camera, or
     with a row under the chat panel, where bodies leave a fresh search too few diamonds,
@@ -479,7 +484,11 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     one), another placement that fits nearly as many (a ring moved by one plate keeps
     four of its eight places), a diamond in its middle.
     """
-    found_on_floor = _on_last_floor(frame, previous)
+    # a pitch changes how large the floor's things look on the floor last seen: a
+    # diamond of a view pitched 20-30 degrees shallower there is up to three times the
+    # size (the view found is checked for their sizes on its own floor, _placed)
+    found_on_floor = _on_last_floor(
+        frame, previous, _PITCHED_AREA if pitched_about is not None else _FOLLOW_AREA)
     if found_on_floor is None:
         return None
     blobs, diamonds, spots = found_on_floor
@@ -494,6 +503,18 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
     # follow's tolerance, its refit bending the places it did not see)
     found = None
     motions = [_shifted] + [_turned] * turned + [_zoomed] * zoomed
+    if pitched_about is not None:
+        # only the pitch: the live loop asks for it after the other follows failed
+        spot = pitched_about
+        def ring_there(motion: np.ndarray, matched: set[int]) -> bool:
+            moved = previous.homography @ motion
+            bgr = frame[..., :3]
+            unmatched = [place for place in range(len(_RING)) if place not in matched]
+            return _followed_on_plates(bgr, moved) and not _plain_floor_at(bgr, moved,
+                                                                           unmatched)
+
+        motions = [lambda spots, check: _pitched(spots, previous.homography, spot, check,
+                                                 ring_there)]
     for motion_of in motions:
         followed = motion_of(spots, plate_in_middle)
         if followed is None:
@@ -502,7 +523,9 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
         if placed is not None and placed.rigid:
             return placed
         found = found or placed
-    return found
+    # a pitched view is the last camera turned by the angle that fits: it fits tightly,
+    # or its spot or its camera was not the player's (its unseen places are then off)
+    return None if pitched_about is not None else found
 
 
 def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
@@ -584,7 +607,8 @@ def same_places(homography: np.ndarray, other: np.ndarray, tolerance: float) -> 
 
 
 def _on_last_floor(
-    frame: np.ndarray, previous: GridGeometry
+    frame: np.ndarray, previous: GridGeometry,
+    sizes: tuple[float, float] = _FOLLOW_AREA,
 ) -> tuple[_Blobs, np.ndarray, np.ndarray] | None:
     """The frame's gold blobs, those of a diamond's size on the floor as ``previous``
     saw it, and where they lie on that floor (grid units); None with fewer than
@@ -606,8 +630,8 @@ def _on_last_floor(
     floor_area = blobs.areas / np.maximum(jacobian, 1e-12)
     diamonds = np.flatnonzero(
         in_front
-        & (floor_area >= _FOLLOW_AREA[0] * _DIAMOND_AREA)
-        & (floor_area <= _FOLLOW_AREA[1] * _DIAMOND_AREA)
+        & (floor_area >= sizes[0] * _DIAMOND_AREA)
+        & (floor_area <= sizes[1] * _DIAMOND_AREA)
     )
     if len(diamonds) < _MIN_FOLLOWED:
         return None
@@ -819,6 +843,188 @@ def _zoomed(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
     if _diamond_in_middle(spots, middle, motion, plate_in_middle):
         return None  # a diamond where the ring has none
     return motion, nearest, ok
+
+
+#: pitch changes tried about the player, degrees either way, and the principal point's
+#: height over the spot (plate spacings on screen at the spot) for the game's focal point
+#: above the feet
+_PITCH_CHANGES = np.radians(np.arange(-46.0, 46.5, 1.0))
+_FOCAL_ROWS = (0.0, 0.15, 0.3)
+_FOCAL_ROW_RANGE = (-0.1, 0.5)  # ... refined within
+_PITCH_ZOOM = (0.85, 1.18)  # a zoom taken up with it, at most
+
+
+def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float],
+             plate_in_middle: _MiddleCheck = None,
+             ring_there: Callable[[np.ndarray, set[int]], bool] | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The ring as the last view's camera shows it pitched about the player (the spot
+    where the camera keeps him stays put): the motion on the floor last seen and the
+    matches, or None when unsure. The camera is recovered from the last view
+    (:mod:`assistant.vision.pitch`); each pitch change and focal-point height gives one
+    view, the best is refined (the angle, a small zoom, the focal row), and it needs
+    four diamonds and no rival view (one giving a diamond to another plate) within one of
+    them. ``ring_there``: whether a
+    motion's places, those of its matched plates given, can be the ring (its frames
+    show, and no place without a diamond shows the plain floor); a view that cannot is
+    no rival (a view pitched the other way through three of four diamonds squeezes a
+    row of plates onto the floor between them, or leaves the fourth diamond there).
+
+    Why: a pitch tilts the floor's picture, which no motion of the floor the other
+    follows try reproduces; after a pitch at a close zoom, with the bottom row under the
+    chat panel and the player on a plate, four diamonds were left and the frames went
+    blank until the player walked away (seed 47, session 3)."""
+    inverse = np.linalg.inv(homography)
+    under = inverse @ np.array([spot[0], spot[1], 1.0])
+    if abs(under[2]) < 1e-12:
+        return None
+    feet = under[:2] / under[2]
+    at_spot = GridGeometry(3, 3, homography).to_image(
+        np.array([feet, feet + np.array([1.0, 0.0]), feet + np.array([0.0, 1.0])]))
+    spacing_px = float(max(np.hypot(*(at_spot[1] - at_spot[0])),
+                           np.hypot(*(at_spot[2] - at_spot[0]))))
+
+    def view(camera, pivot, angle: float, zoom: float) -> np.ndarray | None:
+        turned = camera.pitched(pivot, angle, zoom)
+        if np.any(turned.depths(_RING) <= 0) or np.any(turned.depths(feet[None]) <= 0):
+            return None
+        motion = inverse @ turned.homography()
+        return motion / motion[2, 2] if abs(motion[2, 2]) > 1e-12 else None
+
+    # per view tried: its matches, which plate took which diamond, (focal row, angle)
+    tried: list[tuple[int, frozenset, tuple]] = []
+
+    def posed(rise: float) -> tuple | None:
+        camera = floor_camera(homography, spot, spot[1] - rise * spacing_px)
+        return None if camera is None else (camera, focal_point(camera, feet))
+
+    for rise in _FOCAL_ROWS:
+        pose = posed(rise)
+        if pose is None:
+            continue
+        for angle in _PITCH_CHANGES:
+            motion = view(*pose, float(angle), 1.0)
+            if motion is None:
+                continue
+            nearest, ok = _ring_matches(spots, _apply_projective(motion, _RING))
+            found = int(ok.sum()) if len(set(nearest[ok].tolist())) == int(ok.sum()) else 0
+            pairs = frozenset(zip(np.flatnonzero(ok).tolist(), nearest[ok].tolist(),
+                                  strict=True))
+            tried.append((found, pairs, (rise, float(angle))))
+    if not tried:
+        return None
+    counts = np.array([found for found, _, _ in tried])
+    rise, angle = tried[int(np.argmax(counts))][2]
+    params = np.array([angle, 1.0, rise])  # the pitch change, the zoom, the focal row
+    motion = view(*posed(rise), angle, 1.0)
+    nearest, ok = _ring_matches(spots, _apply_projective(motion, _RING))
+    seen_at = _apply_projective(homography, spots)  # the diamonds in this picture
+
+    def residual(values: np.ndarray, plates: np.ndarray, blobs_at: np.ndarray
+                 ) -> np.ndarray | None:
+        pose = posed(float(values[2]))
+        if pose is None:
+            return None
+        moved = view(*pose, float(values[0]), float(values[1]))
+        if moved is None:
+            return None
+        return ((_apply_projective(homography @ moved, _RING[plates]) - blobs_at)
+                / spacing_px).ravel()
+
+    for _ in range(5):  # Gauss-Newton on the angle, the zoom and the focal row, in pixels
+        if ok.sum() < 2:
+            return None
+        plates, blobs_at = np.flatnonzero(ok), seen_at[nearest[ok]]
+        now = residual(params, plates, blobs_at)
+        if now is None:
+            return None
+        jacobian = []
+        for k in range(3):
+            nudged = params.copy()
+            nudged[k] += 1e-5
+            moved = residual(nudged, plates, blobs_at)
+            if moved is None:
+                return None
+            jacobian.append((moved - now) / 1e-5)
+        update, *_ = np.linalg.lstsq(np.column_stack(jacobian), -now, rcond=None)
+        params = params + update
+        if not (_PITCH_ZOOM[0] <= params[1] <= _PITCH_ZOOM[1]
+                and _FOCAL_ROW_RANGE[0] <= params[2] <= _FOCAL_ROW_RANGE[1]):
+            return None
+        pose = posed(float(params[2]))
+        motion = None if pose is None else view(*pose, float(params[0]), float(params[1]))
+        if motion is None:
+            return None
+        nearest, ok = _ring_matches(spots, _apply_projective(motion, _RING))
+    found = int(ok.sum())
+    if found < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < found:
+        return None
+    # a rival gives some diamond to another plate (views pitched less keep fewer of the
+    # same pairs: one labelling, placed worse)
+    pairs = set(zip(np.flatnonzero(ok).tolist(), nearest[ok].tolist(), strict=True))
+    plate_of = {blob: plate for plate, blob in pairs}
+    blob_of = dict(pairs)
+    least = found - (1 if found == _MIN_FOLLOWED else 0)
+    for count, tried_pairs, (other_rise, other_angle) in tried:
+        if count < least or not any(
+                blob_of.get(plate, blob) != blob or plate_of.get(blob, plate) != plate
+                for plate, blob in tried_pairs):
+            continue
+        rival = view(*posed(other_rise), other_angle, 1.0)
+        if _diamond_off_its_places(spots, rival):
+            continue  # a diamond on its floor between its plates: no ring
+        if ring_there is None or ring_there(rival, {plate for plate, _ in tried_pairs}):
+            return None  # another view fits (nearly) as many diamonds: which plate is unsure
+    middle = _apply_projective(motion, np.array([[1.0, 1.0]]))[0]
+    if _diamond_in_middle(spots, middle, motion, plate_in_middle):
+        return None
+    return motion, nearest, ok
+
+
+#: a ring place shows the plain floor when this share of its points has the floor's
+#: brightness (within _EVEN_FLOOR) and its frame is purple on fewer than two sides
+_FLOOR_LIKE_PLACE = 0.8
+_PLACE_POINTS = np.concatenate([
+    np.array([(0.0, 0.0), (0.08, 0.0), (-0.08, 0.0), (0.0, 0.08), (0.0, -0.08)]),
+    0.22 * np.stack([np.cos(np.linspace(0, 2 * np.pi, 12, endpoint=False)),
+                     np.sin(np.linspace(0, 2 * np.pi, 12, endpoint=False))], 1)])
+
+
+def _plain_floor_at(bgr: np.ndarray, homography: np.ndarray, places: list[int]) -> bool:
+    """Does one of ``places`` (ring indices) inside the picture show the plain floor:
+    the floor's brightness all over its disc and no purple frame about it? A covered
+    plate shows what covers it; the floor between plates shows only floor."""
+    if not places:
+        return False
+    height, width = bgr.shape[:2]
+    floor_luma = float(np.median(_floor_samples(bgr, homography) @ LUMA_BGR))
+    sides = _purple_sides(bgr, homography)
+    for place in places:
+        points = cv2.perspectiveTransform(
+            (_RING[place] + _PLACE_POINTS).reshape(-1, 1, 2), homography).reshape(-1, 2)
+        if not np.all((points >= 0) & (points <= (width - 1, height - 1))):
+            continue
+        luma = pixels_at(bgr, points) @ LUMA_BGR
+        like = np.abs(luma - floor_luma) <= _EVEN_FLOOR * max(floor_luma, 1.0)
+        if like.mean() >= _FLOOR_LIKE_PLACE and sides[place] < 2:
+            return True
+    return False
+
+
+def _diamond_off_its_places(spots: np.ndarray, motion: np.ndarray) -> bool:
+    """Whether one of ``spots`` (diamonds on the floor last seen) lies within the ring
+    ``motion`` places, in none of its plates: on the floor between them, where a ring has
+    no diamond. (A view pitched the wrong way through three of four diamonds leaves the
+    fourth there.)"""
+    grid = _apply_projective(np.linalg.inv(motion), spots)
+    inside = np.all((grid >= -0.3) & (grid <= 2.3), axis=1)
+    off = np.hypot(*(grid - np.clip(np.round(grid), 0, 2)).T) > 0.3
+    return bool(np.any(inside & off))
+
+
+def _apply_projective(motion: np.ndarray, points: np.ndarray) -> np.ndarray:
+    moved = np.column_stack([points, np.ones(len(points))]) @ motion.T
+    return moved[:, :2] / moved[:, 2:3]
 
 
 def _translation(shift: np.ndarray) -> np.ndarray:

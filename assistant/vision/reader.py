@@ -560,12 +560,15 @@ def _hidden_allowed(max_hidden: int, unmatched: tuple[tuple[int, int], ...]) -> 
 def follow_frame(frame: np.ndarray, previous: GridGeometry,
                  profile: Profile | None = None, *, turned: bool = False,
                  zoomed: bool = False, hide_more: bool = False,
-                 previous_sure: bool = True) -> Reading:
+                 previous_sure: bool = True,
+                 pitched_about: tuple[float, float] | None = None) -> Reading:
     """Read the ToA ring by following it from ``previous``, the place the live loop last
     saw it, when locating afresh finds nothing: after a step the camera has moved with
     the player, and the player and team-mates may leave too few diamonds for a fresh
     search (:func:`assistant.vision.locate.follow_ring`; ``turned``, ``zoomed``: also a
-    ring the camera turned or zoomed about the player). The plates keep their labels.
+    ring the camera turned or zoomed about the player; ``pitched_about``: only the ring
+    the camera pitched about the player standing at that spot). The plates keep their
+    labels.
     ``hide_more``: a rigid placement may hide :data:`_MAX_HIDDEN_RIGID` plates, not a
     session's four (the live loop's last try: a reading of fewer plates only where
     nothing reads more). ``previous_sure``: False when ``previous`` placed a corner plate
@@ -581,7 +584,8 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
         return _abstain(NOT_IN_VIEW, "auto")
     look = Look(profile.appearance.look) if profile is not None else Look.TOA_PLATE
     refs = profile.appearance.references_bgr() if profile is not None else None
-    fit = follow_ring(whole, previous, turned=turned, zoomed=zoomed)
+    fit = follow_ring(whole, previous, turned=turned, zoomed=zoomed,
+                      pitched_about=pitched_about)
     if fit is None:
         return _abstain(NOT_IN_VIEW, "auto")
     unmatched = tuple(
