@@ -844,7 +844,8 @@ class LiveLoop:
         if self._last_reading_at is not None \
                 and grabbed_at - self._last_reading_at > FORGET_VIEW_SECONDS:
             self.reader.forget_last_view()
-        self.reader.spot = self._spot(area) if self._trusted_spot(area) else None
+        spot = self._spot(area)  # computed again only when a sample was added
+        self.reader.spot = spot if self._spot_trusted else None
         read, offset = self.reader.read(frame, offset, grab_all or (lambda: frame))
         view = self._view_corners(read, offset)  # None when the reading abstains
         reading = self._players_plate_hidden(read, view, area, offset)

@@ -898,15 +898,15 @@ def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float
         camera = floor_camera(homography, spot, spot[1] - rise * spacing_px)
         return None if camera is None else (camera, focal_point(camera, feet))
 
-    for rise in _FOCAL_ROWS:
-        pose = posed(rise)
+    poses = {rise: posed(rise) for rise in _FOCAL_ROWS}
+    for rise, pose in poses.items():
         if pose is None:
             continue
         for angle in _PITCH_CHANGES:
             motion = view(*pose, float(angle), 1.0)
             if motion is None:
                 continue
-            nearest, ok = _ring_matches(spots, _apply_projective(motion, _RING))
+            nearest, ok = _ring_matches(spots, _mapped(motion, _RING))
             found = int(ok.sum()) if len(set(nearest[ok].tolist())) == int(ok.sum()) else 0
             pairs = frozenset(zip(np.flatnonzero(ok).tolist(), nearest[ok].tolist(),
                                   strict=True))
@@ -916,9 +916,9 @@ def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float
     counts = np.array([found for found, _, _ in tried])
     rise, angle = tried[int(np.argmax(counts))][2]
     params = np.array([angle, 1.0, rise])  # the pitch change, the zoom, the focal row
-    motion = view(*posed(rise), angle, 1.0)
-    nearest, ok = _ring_matches(spots, _apply_projective(motion, _RING))
-    seen_at = _apply_projective(homography, spots)  # the diamonds in this picture
+    motion = view(*poses[rise], angle, 1.0)
+    nearest, ok = _ring_matches(spots, _mapped(motion, _RING))
+    seen_at = _mapped(homography, spots)  # the diamonds in this picture
 
     def residual(values: np.ndarray, plates: np.ndarray, blobs_at: np.ndarray
                  ) -> np.ndarray | None:
@@ -928,7 +928,7 @@ def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float
         moved = view(*pose, float(values[0]), float(values[1]))
         if moved is None:
             return None
-        return ((_apply_projective(homography @ moved, _RING[plates]) - blobs_at)
+        return ((_mapped(homography @ moved, _RING[plates]) - blobs_at)
                 / spacing_px).ravel()
 
     for _ in range(5):  # Gauss-Newton on the angle, the zoom and the focal row, in pixels
@@ -955,7 +955,7 @@ def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float
         motion = None if pose is None else view(*pose, float(params[0]), float(params[1]))
         if motion is None:
             return None
-        nearest, ok = _ring_matches(spots, _apply_projective(motion, _RING))
+        nearest, ok = _ring_matches(spots, _mapped(motion, _RING))
     found = int(ok.sum())
     if found < _MIN_FOLLOWED or len(set(nearest[ok].tolist())) < found:
         return None
@@ -970,12 +970,12 @@ def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float
                 blob_of.get(plate, blob) != blob or plate_of.get(blob, plate) != plate
                 for plate, blob in tried_pairs):
             continue
-        rival = view(*posed(other_rise), other_angle, 1.0)
+        rival = view(*poses[other_rise], other_angle, 1.0)
         if _diamond_off_its_places(spots, rival):
             continue  # a diamond on its floor between its plates: no ring
         if ring_there is None or ring_there(rival, {plate for plate, _ in tried_pairs}):
             return None  # another view fits (nearly) as many diamonds: which plate is unsure
-    middle = _apply_projective(motion, np.array([[1.0, 1.0]]))[0]
+    middle = _mapped(motion, np.array([[1.0, 1.0]]))[0]
     if _diamond_in_middle(spots, middle, motion, plate_in_middle):
         return None
     return motion, nearest, ok
@@ -1011,20 +1011,20 @@ def _plain_floor_at(bgr: np.ndarray, homography: np.ndarray, places: list[int]) 
     return False
 
 
+def _mapped(motion: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (N, 2) through a projective map (3x3): a homography, or a motion of the floor."""
+    return GridGeometry(3, 3, motion).to_image(points)
+
+
 def _diamond_off_its_places(spots: np.ndarray, motion: np.ndarray) -> bool:
     """Whether one of ``spots`` (diamonds on the floor last seen) lies within the ring
     ``motion`` places, in none of its plates: on the floor between them, where a ring has
     no diamond. (A view pitched the wrong way through three of four diamonds leaves the
     fourth there.)"""
-    grid = _apply_projective(np.linalg.inv(motion), spots)
+    grid = _mapped(np.linalg.inv(motion), spots)
     inside = np.all((grid >= -0.3) & (grid <= 2.3), axis=1)
     off = np.hypot(*(grid - np.clip(np.round(grid), 0, 2)).T) > 0.3
     return bool(np.any(inside & off))
-
-
-def _apply_projective(motion: np.ndarray, points: np.ndarray) -> np.ndarray:
-    moved = np.column_stack([points, np.ones(len(points))]) @ motion.T
-    return moved[:, :2] / moved[:, 2:3]
 
 
 def _translation(shift: np.ndarray) -> np.ndarray:
