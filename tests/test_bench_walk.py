@@ -1,0 +1,78 @@
+"""bench-walk's own arithmetic: sessions walked in several processes give the same counts
+as one, and the share fully right comes with an interval over the sessions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.commands.bench_walk import (
+    DISPLAY_SCALES,
+    display_scale_of,
+    run_sessions,
+    session_groups,
+    share_interval,
+)
+
+
+@pytest.mark.parametrize("sessions, jobs", [(1, 1), (5, 2), (7, 3), (2, 8)])
+def test_session_groups_walk_every_session_once_in_order(sessions, jobs):
+    groups = session_groups(sessions, jobs, consecutive=False)
+    assert 1 <= len(groups) <= jobs
+    assert sorted(n for group in groups for n in group) == list(range(sessions))
+    assert all(group == sorted(group) and group for group in groups)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3, 5])
+def test_consecutive_sessions_of_one_display_scaling_stay_in_one_process(jobs):
+    """--consecutive runs each display scaling's sessions through one loop (one run of
+    the app), so a process must hold all of them, in order."""
+    groups = session_groups(10, jobs, consecutive=True)
+    assert len(groups) == min(jobs, len(DISPLAY_SCALES))
+    assert sorted(n for group in groups for n in group) == list(range(10))
+    for group in groups:
+        assert group == sorted(group)
+    for scale in DISPLAY_SCALES:
+        holding = [g for g in groups if any(display_scale_of(n) == scale for n in g)]
+        assert len(holding) == 1
+
+
+def test_the_interval_holds_the_pooled_share_and_narrows_with_more_sessions():
+    sessions = [[14, 15], [15, 15], [12, 15], [15, 15], [13, 14], [15, 15], [9, 15],
+                [15, 15]]
+    share = sum(r for r, _ in sessions) / sum(n for _, n in sessions)
+    low, high = share_interval(sessions)
+    assert low < share < high
+    assert high <= 1.0
+    assert share_interval(sessions) == [low, high]  # the same resamples every run
+    low_more, high_more = share_interval(sessions * 10)
+    assert low < low_more < share < high_more < high
+
+
+def test_the_interval_of_alike_sessions_is_their_share_and_needs_two_sessions():
+    assert share_interval([[9, 10]] * 5) == pytest.approx([0.9, 0.9])
+    assert share_interval([[9, 10]]) is None
+    assert share_interval([[9, 10], [0, 0]]) is None  # a session with nothing judged
+    assert share_interval([]) is None
+
+
+def test_sessions_walked_in_two_processes_count_as_in_one():
+    """--jobs: the same sessions, the same counts, every missed frame listed in order."""
+    alone = run_sessions(2, 5, "synthetic", pitch_range=(55.0, 68.0))
+    apart = run_sessions(2, 5, "synthetic", jobs=2, pitch_range=(55.0, 68.0))
+    timing = ("ms_per_frame",)
+    assert {k: v for k, v in alone.items() if k not in timing} == \
+        {k: v for k, v in apart.items() if k not in timing}
+    right, judged = alone["fully_right"]["right"], alone["fully_right"]["judged"]
+    assert judged > 0 and [sum(t) for t in zip(*alone["by_session"], strict=True)] == \
+        [right, judged]
+    low, high = alone["fully_right"]["interval"]
+    assert low <= right / judged <= high
+    json.dumps(alone)  # what --json prints
+
+
+def test_bad_jobs_is_one_sentence(cli):
+    code, out, err = cli("bench-walk", "--jobs", "0")
+    assert code == 2 and out == ""
+    assert err.strip() == "toa-assistant: --jobs must be at least 1."
