@@ -1,19 +1,24 @@
-"""bench-walk's own arithmetic: sessions walked in several processes give the same counts
-as one, and the share fully right comes with an interval over the sessions."""
+"""bench-walk's own arithmetic: a mark is judged on a plate by where it lies on the floor,
+sessions walked in several processes give the same counts as one, and the share fully
+right comes with an interval over the sessions."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from assistant.commands.bench_walk import (
     DISPLAY_SCALES,
     display_scale_of,
+    plate_at,
     run_sessions,
     session_groups,
     share_interval,
 )
+from assistant.puzzle import TOA_PLATES
+from assistant.scene import Camera, SceneParams, render_scene
 
 
 @pytest.mark.parametrize("sessions, jobs", [(1, 1), (5, 2), (7, 3), (2, 8)])
@@ -76,3 +81,24 @@ def test_bad_jobs_is_one_sentence(cli):
     code, out, err = cli("bench-walk", "--jobs", "0")
     assert code == 2 and out == ""
     assert err.strip() == "toa-assistant: --jobs must be at least 1."
+
+
+def _to_picture(scene, floor_point):
+    x, y, w = scene.homography @ np.array([floor_point[0], floor_point[1], 1.0])
+    return x / w, y / w
+
+
+@pytest.mark.parametrize("yaw", [0.0, 37.0, 90.0])
+def test_a_mark_is_judged_on_a_plate_by_where_it_lies_on_the_floor(yaw):
+    """At 68 degrees the plates are about three times closer on screen from front to back
+    than across: a mark inside a plate's diamond, 0.14 of a spacing off across the
+    screen, is on that plate; one on the plain tile between two plates is on neither."""
+    scene = render_scene(SceneParams(seed=1, board="101/0#1/010", frame_size=(640, 480),
+                                     camera=Camera(yaw_deg=yaw, pitch_deg=68.0,
+                                                   spacing_px=90.0)))
+    for index, (row, col) in enumerate(TOA_PLATES):
+        assert plate_at(scene, _to_picture(scene, (col, row))) == index
+        for dx, dy in ((0.14, 0.0), (0.0, 0.14), (-0.3, 0.1)):
+            assert plate_at(scene, _to_picture(scene, (col + dx, row + dy))) == index
+    assert plate_at(scene, _to_picture(scene, (0.5, 0.0))) is None  # between two plates
+    assert plate_at(scene, _to_picture(scene, (1.0, 1.0))) is None  # the missing centre
