@@ -16,6 +16,7 @@ from assistant.commands.bench_walk import (
     display_scale_of,
     judge_state,
     missed_frame,
+    plate_at,
     run_sessions,
     shortfall_reason,
 )
@@ -774,3 +775,28 @@ def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
     reading = sequence.loop.last_observed.reading
     assert not reading.abstain and _frames_too_thin(reading.geometry.homography)
     assert judge_state(state, walk[21]) == "right"
+
+
+def test_a_tiny_unlit_diamond_through_jpeg_is_not_read_lit_among_two_unlit_plates():
+    """Held-out steep seed 70, session 18 (the real floor's room, 65°, 40 px a spacing):
+    after a zoom out, a frame saved as JPEG (quality 75) took the purple frames' blue into
+    the tiny diamonds' colour, which JPEG keeps at half resolution. Four plates were set
+    aside as covered and an unlit plate read lit beside one lit and two unlit plates,
+    darker than both unlit ones; the history took it for a step onto that plate, and
+    two frames later the overlay marked a plate wrongly. A plate read lit that is no
+    brighter than two unlit plates is doubted now: no frame of the session is wrong."""
+    shared_file("toa", "room_topdown.png")
+    walk = walk_through(None, 70 * 100_003 + 18, source="screenshot",
+                        display_scale=display_scale_of(18), pitch_range=(55.0, 68.0))
+    assert walk[6].event == "zoom" and walk[6].scene.params.jpeg_quality is not None
+    sequence = PictureSequence()
+    for index, frame in enumerate(walk[:12]):
+        state = sequence.feed(frame.scene.frame)
+        assert judge_state(state, frame) != "wrong", index
+        if index == 6:
+            reading = sequence.loop.last_observed.reading
+            lit_read = [tile for tile in reading.tiles if tile.lit and not tile.hidden]
+            assert reading.abstain or all(
+                frame.scene.lit[plate_at(frame.scene, tile.centre)] for tile in lit_read)
+    assert judge_state(state, walk[11]) == "right"
+

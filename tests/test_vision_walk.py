@@ -520,7 +520,12 @@ def test_a_plate_much_darker_than_its_look_is_shaded():
     samples = np.array([[c] * 5 for c in colours], np.float64)
     lit = np.array([0, 1, 1, 1, 1, 0])
     assert _shaded(samples, lit).tolist() == [False, False, False, False, True, False]
-    assert not _shaded(samples[[0, 1, 4, 5]], lit[[0, 1, 4, 5]]).any()  # two of a look
+    # two of a look tell nothing of each other (which of them is the odd one?); the
+    # darker of two lit plates is doubted only for being no brighter than the unlit ones
+    two_each = samples[[0, 1, 4, 5]], lit[[0, 1, 4, 5]]
+    assert _shaded(*two_each).tolist() == [False, False, True, False]
+    two_each[0][2] = (60, 150, 178)  # 0.04 darker than the other lit plate, still brighter
+    assert not _shaded(*two_each).any()
     # alone in its look: compared with the other look, which may be a little brighter
     alone = np.array([[c] * 5 for c in [lit_colour] * 6 + [unlit_colour, (30, 62, 69)]],
                      np.float64)
@@ -560,8 +565,9 @@ def test_a_plate_is_compared_with_the_others_of_its_look_not_with_itself():
 def test_a_plate_read_lit_but_no_brighter_than_the_unlit_ones_is_doubted():
     """Lit diamonds are brighter than unlit ones (read right: at least 0.069 above the
     median unlit plate, 9,169 measured in the thirty-first session). Gold clothes over
-    an unlit diamond can pass for lit in chroma; 0.07 darker than the unlit plates, such
-    a plate is doubted, however few lit plates there are to compare it with."""
+    an unlit diamond can pass for lit in chroma; 0.07 darker than the unlit plates (two
+    or more), such a plate is doubted, however few lit plates there are to compare it
+    with."""
     from assistant.vision.reader import _shaded
 
     lit_colour, unlit_colour = (65, 160, 188), (16, 136, 163)
@@ -569,13 +575,18 @@ def test_a_plate_read_lit_but_no_brighter_than_the_unlit_ones_is_doubted():
     colours = [lit_colour, dull_gold, unlit_colour, unlit_colour, unlit_colour, unlit_colour]
     samples = np.array([[c] * 5 for c in colours], np.float64)
     assert _shaded(samples, np.array([1, 1, 0, 0, 0, 0])).tolist() == [False, True] + [False] * 4
-    # a lit plate a little brighter than the unlit ones stands (0.018 here), and with
-    # two unlit plates only there is no median of them to trust
+    # a lit plate a little brighter than the unlit ones stands (0.018 here)
     faint = (40, 139, 166)
     samples[1] = faint
     assert not _shaded(samples, np.array([1, 1, 0, 0, 0, 0])).any()
-    samples[1] = dull_gold
     assert not _shaded(samples[:4], np.array([1, 1, 0, 0])).any()
+    # two unlit plates tell as well: a tiny diamond's chroma through JPEG takes in its
+    # purple frame's blue, and an unlit plate read lit among two lit and two unlit was
+    # darker than both unlit (held-out steep seed 70, screenshot rooms, session 18,
+    # frame 6); one unlit plate does not
+    samples[1] = dull_gold
+    assert _shaded(samples[:4], np.array([1, 1, 0, 0])).tolist() == [False, True, False, False]
+    assert not _shaded(samples[:3], np.array([1, 1, 0])).any()
 
 
 def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():

@@ -126,6 +126,13 @@ _SHADED_BELOW_OTHERS = 0.26
 # above, his gold clothes over an unlit diamond, read lit: 0.07 darker (held-out seed 43,
 # session 32, frame 17, at 150% display scaling).
 _LIT_ABOVE_UNLIT = 0.0
+# ... the median of this many unlit plates or more. Three until the forty-second session;
+# two since: a tiny diamond's chroma through JPEG (colour kept at half resolution) takes
+# in its purple frame's blue and an unlit plate can read lit among two lit and two
+# unlit, 0.02 darker than the two unlit (held-out steep seed 70, screenshot rooms,
+# session 18, frame 6: 40 px a spacing at 65 degrees, JPEG 75; the session then marked
+# a plate wrongly)
+_LIT_ABOVE_UNLIT_AMONG = 2
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
 _FLOOR_POINTS = np.array(
     [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
@@ -906,15 +913,15 @@ def _shaded(samples: np.ndarray, lit: np.ndarray) -> np.ndarray:
             for j in members:
                 rest = np.median(level[members[members != j]])
                 shaded[j] |= level[j] < rest - _SHADED_BELOW_REST
+        other_look = np.median(level[others]) if len(others) else 0.0
         if len(others) >= 3:
             # a plate alone in its look has no others to be compared with: the other look
             # then tells, the two looks being close in brightness
-            other_look = np.median(level[others])
             shaded[members] |= level[members] < other_look - _SHADED_BELOW_OTHERS
-            if look == 1:
-                # gold clothes over an unlit diamond can pass for lit in chroma, never in
-                # brightness
-                shaded[members] |= level[members] <= other_look + _LIT_ABOVE_UNLIT
+        if look == 1 and len(others) >= _LIT_ABOVE_UNLIT_AMONG:
+            # gold clothes over an unlit diamond can pass for lit in chroma, never in
+            # brightness
+            shaded[members] |= level[members] <= other_look + _LIT_ABOVE_UNLIT
     return shaded
 
 
