@@ -49,6 +49,7 @@ from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.sequence import PictureSequence
 from assistant.solver import solve
 from assistant.vision import read_frame
+from assistant.vision.geometry import GridGeometry
 from assistant.walkthrough import DEFAULT_SCREENSHOT, WalkFrame, walk_through
 
 __all__ = ["HELP", "NAME", "judge_picture", "judge_state", "merge_parts", "run",
@@ -84,6 +85,8 @@ class BenchError(UserError):
 #: or a read tile may be and still be on that plate: the plate's own tile reaches 0.25,
 #: the plain tile between two plates starts at 0.5.
 ON_PLATE_RADIUS = 0.35
+#: The room's plate centres on the floor (x = column, y = row), in TOA_PLATES order.
+_PLATES_ON_FLOOR = np.array([(c, r) for r, c in TOA_PLATES], np.float64)
 
 
 def plate_at(scene, point: tuple[float, float]) -> int | None:
@@ -95,12 +98,8 @@ def plate_at(scene, point: tuple[float, float]) -> int | None:
     counted a mark well inside a plate's diamond (0.14 of a spacing off across the
     screen) as off every plate (held-out steep seed 70, screenshot rooms, session 38,
     frame 24, at 68 degrees)."""
-    x, y, w = np.linalg.solve(scene.homography, np.array([point[0], point[1], 1.0]))
-    if w == 0:
-        return None
-    floor = np.array([x / w, y / w])
-    plates = np.array([(c, r) for r, c in TOA_PLATES], np.float64)
-    distance = np.hypot(*(plates - floor).T)
+    floor = GridGeometry(3, 3, scene.homography).to_grid(np.array([point]))[0]
+    distance = np.hypot(*(_PLATES_ON_FLOOR - floor).T)
     index = int(np.argmin(distance))
     return index if distance[index] <= ON_PLATE_RADIUS else None
 
