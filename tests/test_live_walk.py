@@ -476,6 +476,25 @@ def test_a_shift_a_row_off_through_gold_beyond_the_ring_is_not_followed():
         assert judge_state(states[index], walk[index]) == "right", index
 
 
+def test_a_shift_whose_rival_one_proposer_found_framed_is_no_rival():
+    """Steep seed 301, session 71 (drawn room, 67°, 150% display scaling, zoomed out):
+    after the step onto plate 7 the player's body covers the whole column of plates on
+    the left of the screen, and five diamonds show. The ring a column off, through the
+    way-in arrow on the border, matched five too, with the true ring's middle-row diamond
+    in its middle: a plate's diamond, so no ring and no rival. But of the diamonds that
+    proposed it only one found that diamond's frame, and the best was chosen before the
+    one spoke for the others: a proposer that missed the frame was taken as the best,
+    the true ring counted as its rival, and the follow was unsure. Frames 15-17 went
+    blank ("Puzzle not in view") until the player walked on."""
+    walk = walk_through(None, 301 * 100_003 + 71, source="synthetic",
+                        display_scale=display_scale_of(71), pitch_range=(55.0, 68.0))
+    sequence = PictureSequence()
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:18]]
+    assert walk[15].event == "stepped" and walk[15].player_plate == 7
+    for index in (16, 17):
+        assert judge_state(states[index], walk[index]) == "right", index
+
+
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
     """One run of the app through two raids (steep seed 14, sessions 32 and 35: drawn
     rooms, 150% display scaling): the second raid's first step is onto an edge plate,
