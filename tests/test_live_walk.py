@@ -495,6 +495,43 @@ def test_a_shift_whose_rival_one_proposer_found_framed_is_no_rival():
         assert judge_state(states[index], walk[index]) == "right", index
 
 
+def test_a_frame_found_by_one_proposer_alone_does_not_turn_down_the_best_shift():
+    """Steep seed 301, session 82 (drawn room, a pitch from 61° to 68° after the step onto
+    plate 0): the shift from the last view only approximates the pitched ring, and one of
+    the diamonds proposing it found a plate's frame in its middle (a neighbour's, seen
+    through the pitch). Taken as the best on the diamonds it matched, it was the ring,
+    and frames 17-19 read right; when that one proposer turned it down, they went
+    blank. It still speaks for the placement among the rivals, and decides between
+    placements matching as many diamonds."""
+    walk = walk_through(None, 301 * 100_003 + 82, source="synthetic",
+                        display_scale=display_scale_of(82), pitch_range=(55.0, 68.0))
+    sequence = PictureSequence()
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:20]]
+    assert walk[16].event == "pitch" and walk[15].player_plate == 0
+    for index in (17, 18, 19):
+        assert judge_state(states[index], walk[index]) == "right", index
+
+
+def test_a_ring_bent_by_one_blob_is_read_at_the_others_ring():
+    """Steep seed 301, session 131, frame 0 (drawn room, 59°, 85 px spacing, three
+    team-mates): a team-mate's gold trousers near a covered plate were matched as its
+    diamond, and the ring fitted through all eight blobs (0.020 of the spacing) put the
+    places a few pixels off; five plates read as covered and the session's first frame
+    went blank, while the next frame of the same view read right. The seven other
+    diamonds fit the ring exactly; read there, that plate is hidden and every other
+    plate read is right."""
+    from assistant.vision import read_frame
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+
+    walk = walk_through(None, 301 * 100_003 + 131, source="synthetic",
+                        display_scale=display_scale_of(131), pitch_range=(55.0, 68.0))
+    first = walk[0].scene
+    reading = read_frame(first.frame, max_hidden=MAX_HIDDEN_IN_SESSION, fewer_diamonds=5)
+    assert not reading.abstain and 1 <= len(reading.hidden) <= 2
+    for tile in reading.tiles:
+        assert tile.hidden or tile.lit == bool(first.lit[plate_at(first, tile.centre)])
+
+
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
     """One run of the app through two raids (steep seed 14, sessions 32 and 35: drawn
     rooms, 150% display scaling): the second raid's first step is onto an edge plate,

@@ -627,7 +627,7 @@ def test_a_lattice_sheared_off_an_exact_ring_the_floor_checks_turned_down_is_not
     ("synthetic", 37, None, 24, 20, "hidden"),
     ("screenshot", 30, (55.0, 68.0), 11, 10, "hidden"),
     ("screenshot", 30, (55.0, 68.0), 11, 11, "hidden"),
-    ("screenshot", 30, (55.0, 68.0), 11, 2, "abstain"),
+    ("screenshot", 30, (55.0, 68.0), 11, 2, "hidden"),
     ("synthetic", 62, None, 16, 17, "hidden"),
 ])
 def test_gold_legs_a_shade_darker_than_the_plates_of_their_look_are_never_read(
@@ -640,8 +640,9 @@ def test_gold_legs_a_shade_darker_than_the_plates_of_their_look_are_never_read(
     right: at most 0.043, over 25,700 measured). Held-out seed 62 (session 16, frame 17,
     38°, 125% display scaling: the player in gold trousers on a lit plate, all eight
     diamonds matched): one of three unlit plates, 0.10 darker than the other two. The
-    plate is hidden, or the picture with two plates hidden already abstains; no plate is
-    read wrong."""
+    plate is hidden; no plate is read wrong. (Frame 2 abstained until the ring bent by
+    the trousers' blob gave way to the ring the seven other diamonds fit exactly:
+    read there, the legs' plate and the one beside it are hidden and the rest right.)"""
     from assistant.commands.bench_walk import display_scale_of, judge_picture
     from assistant.walkthrough import walk_through
 

@@ -45,6 +45,7 @@ from assistant.vision.locate import (
     MIN_DIAMONDS_AFTER_LAST_VIEW,
     RING_CELLS,
     RingFit,
+    bent_by_one_blob,
     follow_ring,
     framed_places,
     locate_ring,
@@ -388,6 +389,13 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
         core = _tight_core_on_five(whole, fit, cut_strokes)
         if core is not None:
             tighter = _read_located(bgr, core, grid, look, refs, max_hidden)
+            if not tighter.abstain:
+                return tighter
+    if reading.abstain and reading.found:
+        bent = bent_by_one_blob(fit)
+        if bent is not None:
+            # the ring through the other diamonds, that blob's plate not seen
+            tighter = _read_located(bgr, bent[1], grid, look, refs, max_hidden)
             if not tighter.abstain:
                 return tighter
     if reading.abstain and reading.found and sum(fit.matched) < diamonds_needed:
