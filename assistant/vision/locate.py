@@ -2191,11 +2191,11 @@ def ring_placed_by(fit: RingFit, cells: list[tuple[int, int]]) -> RingFit | None
 _BENT_LEAD = 2.0
 
 
-def bent_by_one_blob(fit: RingFit) -> tuple[tuple[int, int], RingFit] | None:
-    """The ring place whose blob alone loosened ``fit`` past an exact ring, with the ring
-    the other matched diamonds place without it (:func:`ring_placed_by`: exact, the
-    unseen places steady), or None. The tightest such ring is taken, and only when it
-    fits at least :data:`_BENT_LEAD` times more tightly than ``fit``.
+def bent_by_one_blob(fit: RingFit) -> RingFit | None:
+    """The ring the matched diamonds place without the one blob that alone loosened
+    ``fit`` past an exact ring (:func:`ring_placed_by`: exact, the unseen places steady;
+    that blob's place is not matched on it), or None. The tightest such ring is taken,
+    and only when it fits at least :data:`_BENT_LEAD` times more tightly than ``fit``.
 
     Why: a team-mate's gold trousers over a plate at a steep camera make a blob of a
     diamond's size near it; the search matched it as that plate's diamond, and the ring
@@ -2206,17 +2206,27 @@ def bent_by_one_blob(fit: RingFit) -> tuple[tuple[int, int], RingFit] | None:
     asked only of a ring that could not be read, so a blob of any size is doubted."""
     if fit.diamonds is None or fit.rigid or fit.fit_error <= EXACT_RING_FIT:
         return None
-    matched = [cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True) if seen]
-    if len(matched) <= MIN_DIAMONDS:
+    if sum(fit.matched) <= MIN_DIAMONDS:
         return None  # five left would place a lattice of their own, not the ring
-    best: tuple[float, RingFit, tuple[int, int]] | None = None
-    for cell in matched:
-        refit = ring_placed_by(fit, [other for other in matched if other != cell])
-        if refit is not None and (best is None or refit.fit_error < best[0]):
-            best = (refit.fit_error, refit, cell)
-    if best is None or best[0] * _BENT_LEAD > fit.fit_error:
+    best = _tightest_without_one(fit)
+    if best is None or best[0].fit_error * _BENT_LEAD > fit.fit_error:
         return None
-    return best[2], best[1]
+    return best[0]
+
+
+def _tightest_without_one(fit: RingFit) -> tuple[RingFit, int] | None:
+    """Of the rings ``fit``'s matched diamonds place with one of them left out
+    (:func:`ring_placed_by`), the tightest, with the index (in :data:`RING_CELLS`) of
+    the one left out; None when no such ring is placed."""
+    matched = [cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True) if seen]
+    best: tuple[RingFit, int] | None = None
+    for index, cell in enumerate(RING_CELLS):
+        if not fit.matched[index]:
+            continue
+        refit = ring_placed_by(fit, [other for other in matched if other != cell])
+        if refit is not None and (best is None or refit.fit_error < best[0].fit_error):
+            best = (refit, index)
+    return best
 
 
 #: A fit through six diamonds or more may be bent by one pulled blob when the others alone
@@ -2247,24 +2257,17 @@ def pulled_blob(fit: RingFit) -> tuple[tuple[int, int], RingFit] | None:
     if fit.diamonds is None or fit.areas is None or fit.rigid \
             or fit.fit_error < _PULLED_FIT_AT_LEAST:
         return None
-    matched = [cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True) if seen]
-    if len(matched) < MIN_DIAMONDS:
+    if sum(fit.matched) < MIN_DIAMONDS:
         return None
     # only a blob of an odd size is doubted: with none, no refit is worth making
     odd = np.array(fit.matched) & ~_usual_size(fit.areas, fit.geometry.homography,
                                                np.array(fit.matched))
     if not odd.any():
         return None
-    best: tuple[float, RingFit, int] | None = None
-    for index, cell in enumerate(RING_CELLS):
-        if not fit.matched[index]:
-            continue
-        refit = ring_placed_by(fit, [other for other in matched if other != cell])
-        if refit is not None and (best is None or refit.fit_error < best[0]):
-            best = (refit.fit_error, refit, index)
-    if best is None or best[0] * _PULLED_LEAD > fit.fit_error:
+    best = _tightest_without_one(fit)
+    if best is None or best[0].fit_error * _PULLED_LEAD > fit.fit_error:
         return None
-    _error, refit, index = best
+    refit, index = best
     if not odd[index]:
         return None  # a diamond-sized blob: the others' bias, not a pull (see above)
     place = refit.geometry.to_image(_RING[index:index + 1])[0]

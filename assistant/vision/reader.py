@@ -395,7 +395,7 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
         bent = bent_by_one_blob(fit)
         if bent is not None:
             # the ring through the other diamonds, that blob's plate not seen
-            tighter = _read_located(bgr, bent[1], grid, look, refs, max_hidden)
+            tighter = _read_located(bgr, bent, grid, look, refs, max_hidden)
             if not tighter.abstain:
                 return tighter
     if reading.abstain and reading.found and sum(fit.matched) < diamonds_needed:
