@@ -41,16 +41,21 @@ never used. Exhaustively over the ToA board,
 one step onto a plate seen the frame before (the player walks over plain floor between
 plates) is always decided. Between two successive frames of the live loop (a tenth of a
 second at 10 fps) at most one step happens: a step takes a game tick. Readings further
-apart (the reader abstained in between, or the loop runs slowly) allow one more step per
-half tick of the time between them (:data:`SECONDS_PER_STEP`; without times, per
-:data:`MISSED_FRAMES_PER_STEP` readings missed), so a history that frames never saw is not
-trusted.
+apart (the reader abstained in between, the loop runs slowly, grabs failed, the window
+was minimised) allow one more step per half tick of the time between them
+(:data:`SECONDS_PER_STEP`), any snap of the camera, and the floor under the player as
+much more pan: a gap widens what the history admits, never narrows it. A pan further
+than a walk in the time known is taken for a gap too (the screen stalled, or the times
+given are not the pictures'). Between readings whose time is not known (pictures without
+capture times) any number of steps and camera moves are admitted, so such a reading is
+decided by itself.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -63,16 +68,17 @@ from assistant.vision.reader import Reading
 __all__ = [
     "AWAY_TOLERANCE",
     "CARDINAL_TOLERANCE_DEG",
+    "FRAME_SECONDS",
     "GAME_TICK_SECONDS",
     "MAX_PAN",
     "MAX_STEPS_BETWEEN",
-    "MISSED_FRAMES_PER_STEP",
     "PAN_FRAME_SECONDS",
     "SECONDS_PER_STEP",
     "STANDING_RADIUS",
     "STEP_REACH",
     "STEP_SPACING_SECONDS",
     "STILL_TOLERANCE",
+    "UNBOUNDED_STEPS",
     "BoardHistory",
     "Inference",
     "cell_at",
@@ -107,10 +113,12 @@ SECONDS_PER_STEP = GAME_TICK_SECONDS / 2
 #: least, less how much later the last step reached the screen than this one: three
 #: quarters of a tick leaves 0.15 s for that (a frame and a half of the live loop).
 STEP_SPACING_SECONDS = GAME_TICK_SECONDS * 0.75
-#: Readings missed in a row that may hide one more step, when no times are given: a step
-#: takes at least a game tick, six frames of the live loop at 10 fps, so three is twice
-#: as cautious.
-MISSED_FRAMES_PER_STEP = 3
+#: The steps of a transition whose time is not known (pictures without capture times, a
+#: clock the screen did not keep to): more than any grid's steps can make a difference
+#: with, so every board the steps reach is admitted (:meth:`BoardHistory.steps_within`).
+UNBOUNDED_STEPS = 1 << 30
+#: The live loop's frame at its 10 fps: the time between readings a frame apart.
+FRAME_SECONDS = 0.1
 #: How far (grid units) the floor under the player's spot may seem to move between two
 #: readings of a player who stood still: the readings' own placement ...
 STILL_TOLERANCE = 0.04
@@ -173,7 +181,7 @@ _MULTI_STEP_LIMIT = 16
 LEFT = "left"
 # The changes of up to n steps depend only on the grid (shape, holes, k) and n: listed once
 # per process for every history (a new session, a reset, each test) instead of per history.
-_STEP_DELTAS: dict[tuple, np.ndarray] = {}
+_STEP_DELTAS: dict[tuple, frozenset[bytes]] = {}
 _PRESS_EFFECTS: dict[tuple, tuple[list[tuple[int, int]], np.ndarray]] = {}
 _STEP_DELTAS_KEPT = 64
 
@@ -216,12 +224,12 @@ def quarter_turns_between(before: GridGeometry, after: GridGeometry) -> int:
     return round(-change / 90.0) % 4
 
 
-def pan_bound(seconds: float | None, missed: int = 0) -> float:
+def pan_bound(seconds: float | None) -> float:
     """How far (grid units) the floor under the player's spot may move between two
-    readings ``seconds`` apart (None: not known, ``missed`` frames without a reading in
-    between): :data:`MAX_PAN` a frame, and as much more per frame of time between."""
-    if seconds is None:
-        return MAX_PAN * (1 + missed)
+    readings ``seconds`` apart: :data:`MAX_PAN` a frame, and as much more per frame of
+    time between; without limit when the time is not known (None)."""
+    if seconds is None or not math.isfinite(seconds):
+        return math.inf
     return MAX_PAN * max(1.0, seconds / PAN_FRAME_SECONDS)
 
 
@@ -291,7 +299,7 @@ def _floor_moved(before: GridGeometry, after: GridGeometry, points: np.ndarray,
 def _floor_under(geometry: GridGeometry, points: np.ndarray) -> np.ndarray:
     """The grid points under picture ``points`` (frame pixels), NaN where the floor is
     not seen there: on the far side of the horizon, or beyond :data:`_PAN_FLOOR_REACH`."""
-    inverse = np.linalg.inv(geometry.homography)
+    inverse = geometry.inverse
     middle = np.array([(geometry.cols - 1) / 2, (geometry.rows - 1) / 2, 1.0])
     # a picture point maps back with the sign its floor point's depth has: the middle's
     # for the floor in front of the camera
@@ -350,8 +358,12 @@ def turn_board(board: Board, turns: int) -> Board:
     """The board relabelled after the labels turned ``turns`` quarter turns (the states
     array rotated as :func:`numpy.rot90` rotates it)."""
     turns %= 4
-    if turns == 0:
-        return board
+    return board if turns == 0 else _turned(board, turns)
+
+
+@lru_cache(maxsize=4096)
+def _turned(board: Board, turns: int) -> Board:
+    """:func:`turn_board`, kept: every frame turns the same few boards of the belief."""
     states = np.rot90(board.states, turns)
     present = np.rot90(board.present, turns)
     return Board.from_arrays(states, present, board.k, board.objective)
@@ -379,7 +391,7 @@ class BoardHistory:
         # comes STEP_SPACING_SECONDS after it at the earliest
         self._step_window: dict[Board, float | None] = {}
         self._geometry: GridGeometry | None = None
-        self._missed = 0
+        self._missed = 0  # readings missed since the last one (miss)
         self._now: float | None = None  # the last reading's time on the history's clock
         # whether the last reading's frame alone decided (the first of a session, or one
         # no board of the belief explained): what came before it no longer counts
@@ -400,21 +412,24 @@ class BoardHistory:
         return tuple(self._belief)
 
     def miss(self) -> None:
-        """A frame without a reading: one more step may have happened unseen."""
+        """A frame without a reading: a step may have happened unseen in it, before a
+        snap of the camera that the next reading shows (:meth:`update`)."""
         if self._belief:
             self._missed += 1
 
-    def update(self, reading: Reading, seconds: float | None = None,
+    def update(self, reading: Reading, seconds: float | None = FRAME_SECONDS,
                landmark: tuple[int, int] | None = None,
                anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
                player: tuple[float, float] | None = None,
                room_turns: frozenset[int] | None = None,
                pan_turns: frozenset[int] | None = None,
                ) -> Inference | None:
-        """Narrow the belief by one reading; ``None`` (and one more missed frame) when it
-        abstains. ``seconds`` since the last reading that did not abstain bound the steps
-        in between (one, and one more per :data:`SECONDS_PER_STEP`); without them, the
-        readings missed in between do (one more per :data:`MISSED_FRAMES_PER_STEP`).
+        """Narrow the belief by one reading; ``None`` when it abstains. ``seconds`` since
+        the last reading that did not abstain bound the steps in between (one, and one more
+        per :data:`SECONDS_PER_STEP`: :meth:`steps_within`); ``None`` is a time not known, a
+        gap of any length, in which any number of steps and camera moves may have happened:
+        every board the steps reach is admitted (the reading decides by itself, and a hidden
+        cell stays undecided).
 
         ``landmark``: the side of the grid (an outward direction (dx, dy), in this
         reading's labels) on which a fixed feature of the room stands, when the frame
@@ -455,10 +470,7 @@ class BoardHistory:
             self.miss()
             return None
         reach = STEP_REACH  # how far from the player's spot a plate stood on may be
-        if seconds is None:
-            steps = self.max_steps + self._missed // MISSED_FRAMES_PER_STEP
-        else:
-            steps = self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
+        steps = self.steps_within(seconds)
         reached: dict[Board, frozenset] = {}
         sides: dict[Board, frozenset] = {}
         windows: dict[Board, float | None] = {}
@@ -468,7 +480,13 @@ class BoardHistory:
                 pan_turns = None  # time enough for the player to walk anywhere
             elif anchors is not None:
                 pan_turns = self._anchored_pan_turns(
-                    completions[0], anchors, pan_turns, pan_bound(seconds, self._missed))
+                    completions[0], anchors, pan_turns, pan_bound(seconds))
+            if pan_turns is not None and not pan_turns:
+                # the floor under the player moved further than a walk in the time known,
+                # however the labels turned: more time passed on screen than the clock
+                # says (the game stalled, pictures not taken at the times given). A gap,
+                # not evidence against a step: any number of steps, any camera move
+                steps, pan_turns, now = self.steps_within(None), None, None
             turn = self._turn(reading)
             still = self._still_turns(completions[0], anchors, seconds, steps)
             # None: any snap; none at all a frame apart in a view no snap gives
@@ -480,8 +498,9 @@ class BoardHistory:
                 steps, snaps = 0, still if snaps is None else snaps  # the player stood still
                 standing = cell_at(anchors[1], completions[0])
                 reach = STANDING_RADIUS
-            # a snap takes no step in its own frame; a reading missed before it may have
-            # held one (the player steps, then snaps the camera a frame later)
+            # a snap (a click on the compass) takes no step in its own frame; a reading
+            # missed before it may have held one (the player steps, then snaps the camera
+            # a frame later), and more time between admits the steps of that time
             snap_steps = steps if self._missed else steps - self.max_steps
             out_of_reach = _out_of_reach(completions[0], reading, player)
 
@@ -540,12 +559,21 @@ class BoardHistory:
         self._now = now
         return self._inference(reading)
 
+    def steps_within(self, seconds: float | None) -> int:
+        """The most steps a transition of ``seconds`` may hold: :attr:`max_steps`, and one
+        more per :data:`SECONDS_PER_STEP`. A time not known (None, or not finite) is a gap
+        of any length: as many steps as can change the board at all (every board the
+        grid's steps reach is admitted; :meth:`_step_deltas` lists no more)."""
+        if seconds is None or not math.isfinite(seconds):
+            return UNBOUNDED_STEPS
+        return self.max_steps + int(max(seconds, 0.0) // SECONDS_PER_STEP)
+
     def _clock_after(self, seconds: float | None) -> float | None:
         """This reading's time on the history's clock: 0 for a session's first reading,
         the last one's plus ``seconds`` after it, None once a time is not known."""
         if not self._belief:
             return 0.0
-        if self._now is None or seconds is None:
+        if self._now is None or seconds is None or not math.isfinite(seconds):
             return None
         return self._now + max(seconds, 0.0)
 
@@ -576,7 +604,7 @@ class BoardHistory:
         step is entering a plate), and no snap but these (a snap turns the camera about
         the player). A wrong spot only makes a turn or zoom look like a move (the floor
         under any spot stays put when the camera does), never a move look still."""
-        if anchors is None or seconds is None or steps > self.max_steps:
+        if anchors is None or steps > self.max_steps:
             return None
         before, now = anchors
         tolerance = min(STILL_TOLERANCE, 0.5 * WALK_GRID_UNITS_PER_SECOND * max(seconds, 0.0))
@@ -611,7 +639,7 @@ class BoardHistory:
         steps: int,
         landmark: tuple[int, int] | None = None,
         snaps: frozenset[int] | None = None,
-        snap_steps: int | None = None,
+        snap_steps: int = 0,
         out_of_reach: frozenset = frozenset(),
         anchors: tuple[tuple[float, float], tuple[float, float]] | None = None,
         now: float | None = None,
@@ -620,15 +648,14 @@ class BoardHistory:
         stood_still: bool = False,
     ) -> tuple[dict[Board, frozenset], dict[Board, frozenset], dict[Board, float | None]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
-        ``steps`` steps, or by any other quarter turn (a snap) and only the steps of
-        missed frames. When the landmark is seen by this reading and was by an earlier
-        one, only the turns that carry it from the side it had on a board of the belief
-        (carried through the turns that explained that board since) to the side seen now
-        explain a completion from that board, smooth or snapped (the statue seen two
-        frames ago, hidden by a team-mate in the last, still tells a snap from a step).
-        ``snaps``: the snaps still possible (None: any); ``snap_steps``: the steps a snap
-        may come with (default: those of the time beyond one frame). Returns the
-        completions kept and, per completion, the landmark's possible sides.
+        ``steps`` steps, or by any other quarter turn (a snap) and up to ``snap_steps``
+        (those of the time beyond its own frame). When the landmark is seen by this reading
+        and was by an earlier one, only the turns that carry it from the side it had on a board
+        of the belief (carried through the turns that explained that board since) to the
+        side seen now explain a completion from that board, smooth or snapped (the statue
+        seen two frames ago, hidden by a team-mate in the last, still tells a snap from a
+        step). ``snaps``: the snaps still possible (None: any). Returns the completions kept
+        and, per completion, the landmark's possible sides.
 
         Each completion kept comes with the cells its last step may have been onto, in
         this reading's labels: kept from the board it was reached from without a step,
@@ -650,12 +677,9 @@ class BoardHistory:
         deltas = self._step_deltas(completions[0], steps)
         if deltas is None:
             return {}, {}, {}  # too many unseen steps: anything is possible, the frame decides
-        if snap_steps is None:
-            snap_steps = steps - self.max_steps
         snap_deltas = self._step_deltas(completions[0], snap_steps)
-        square = completions[0].rows == completions[0].cols
         turns = [(smooth_turn, deltas, steps)]
-        if square:
+        if completions[0].rows == completions[0].cols:
             # (who hides which plate is no constraint here: a standing body hides the plate
             # behind it, and which plate that is changes with the view)
             turns += [(t, snap_deltas, snap_steps) for t in range(4)
@@ -675,8 +699,12 @@ class BoardHistory:
                                     for side in self._sides.get(before, {None}))
                 if landmark is not None and None not in carried and landmark not in carried:
                     continue  # this turn takes the landmark elsewhere than it is seen
-                explanations.append((turn_board(before, turn), before, turn, allowed, n,
-                                     carried))
+                turned = turn_board(before, turn)
+                if turned.shape != completions[0].shape or not np.array_equal(
+                        turned.present, completions[0].present):
+                    continue  # (a grid that is not square, turned a quarter)
+                explanations.append((turned.states[turned.present].astype(np.int64), before,
+                                     turn, allowed, n, carried))
         kept: dict[Board, frozenset] = {}
         sides: dict[Board, frozenset] = {}
         windows: dict[Board, float | None] = {}
@@ -686,14 +714,11 @@ class BoardHistory:
             seen: set = set()
             starts: list[float | None] = []
             for turned, before, turn, allowed, n, carried in explanations:
-                if turned.shape != candidate.shape or not np.array_equal(
-                        turned.present, candidate.present):
-                    continue
-                delta = (flat - turned.states[turned.present].astype(np.int64)) % candidate.k
+                delta = (flat - turned) % candidate.k
                 stepped = bool(delta.any())
                 if stepped and self._too_soon(before, now):
                     continue
-                if np.any(np.all(allowed == delta[None, :], axis=1)):
+                if delta.tobytes() in allowed:
                     after = self._last_steps_after(candidate, delta, before, turn, n,
                                                    out_of_reach, anchors)
                     if after:
@@ -752,9 +777,10 @@ class BoardHistory:
             return cells - _left_behind(cells, anchors, candidate, turn)
         return {None}
 
-    def _step_deltas(self, board: Board, steps: int) -> np.ndarray | None:
-        """Every change (over the present cells, mod k) of 0 to ``steps`` steps; None when
-        that is more than can be listed (then the history cannot narrow anything)."""
+    def _step_deltas(self, board: Board, steps: int) -> frozenset[bytes] | None:
+        """Every change (over the present cells, mod k, as int64 bytes) of 0 to ``steps``
+        steps; None when that is more than can be listed (then the history cannot narrow
+        anything)."""
         present = np.asarray(board.present, bool)
         cells = int(present.sum())
         steps = min(steps, cells * (board.k - 1))  # more presses only repeat changes
@@ -777,7 +803,7 @@ class BoardHistory:
             frontier = np.array(new, np.int64).reshape(-1, cells)
             if len(frontier) == 0:
                 break
-        deltas = np.array(sorted(reached), np.int64)
+        deltas = frozenset(np.array(row, np.int64).tobytes() for row in reached)
         if len(_STEP_DELTAS) >= _STEP_DELTAS_KEPT:
             _STEP_DELTAS.clear()
         _STEP_DELTAS[key] = deltas
@@ -833,7 +859,7 @@ def _out_of_reach(board: Board, reading: Reading,
     far = set(reading.outside)
     if player is not None:
         x, y = player
-        far.update((int(r), int(c)) for r, c in np.argwhere(board.present)
+        far.update((r, c) for r, c in _press_effects(board)[0]
                    if math.hypot(x - c, y - r) > STEP_REACH)
     return frozenset(far)
 
@@ -873,8 +899,7 @@ def _still_on(last: frozenset, player: tuple[float, float], board: Board,
     the way in, half a spacing from the nearest plate, is within STEP_REACH of three: a
     first step onto one of those stayed undecided until the player was seen further off."""
     x, y = player
-    near = {(int(r), int(c)) for r, c in np.argwhere(board.present)
-            if math.hypot(x - c, y - r) <= reach}
+    near = {(r, c) for r, c in _press_effects(board)[0] if math.hypot(x - c, y - r) <= reach}
     kept: set = set()
     for cell in last:
         if cell is None:

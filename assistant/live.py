@@ -686,11 +686,11 @@ class LiveLoop:
         track: bool = True,
         show_route: bool = True,
         crossing_steps: bool = True,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float | None] = time.monotonic,
     ) -> None:
         self.backend = backend
         self.clock = clock  # seconds; the time between readings bounds the steps between
-        # (the time of their pictures' grabs: _read_frame_grabbed_at)
+        # (the time of their pictures' grabs: _read_frame_grabbed_at); None: not known
         self._last_reading_at: float | None = None
         self._whole_grab: tuple[np.ndarray, float] | None = None  # the reader's, if any
         self.show_route = show_route
@@ -834,14 +834,15 @@ class LiveLoop:
     ) -> LiveState:
         """Reading, solution and marks for one frame grabbed at ``offset`` inside ``area``
         (``grab_all`` grabs the whole area when the grid must be located again) at
-        ``grabbed_at`` on the loop's clock (None: just now)."""
+        ``grabbed_at`` on the loop's clock (None: just now; the clock itself answers None
+        for a frame whose time is not known, such as a picture without a capture time)."""
         if grabbed_at is None:
             grabbed_at = self.clock()
         self._whole_grab = None
         blank = blank_frame_reason(frame)
         if blank:
             return LiveState("blank", blank, window=area)
-        if self._last_reading_at is not None \
+        if self._last_reading_at is not None and grabbed_at is not None \
                 and grabbed_at - self._last_reading_at > FORGET_VIEW_SECONDS:
             self.reader.forget_last_view()
         spot = self._spot(area)  # computed again only when a sample was added
@@ -850,7 +851,9 @@ class LiveLoop:
         view = self._view_corners(read, offset)  # None when the reading abstains
         reading = self._players_plate_hidden(read, view, area, offset)
         now = self._read_frame_grabbed_at(grabbed_at)
-        since = None if self._last_reading_at is None else now - self._last_reading_at
+        # None: not known (the first reading, or a frame without a time): a gap of any length
+        since = None if self._last_reading_at is None or now is None \
+            else now - self._last_reading_at
         self._note_view(view, read.hidden)
         # (from the plates the reader itself found hidden: the plate hidden under a spot
         # learnt wrong must not teach that spot again)

@@ -18,17 +18,19 @@ from assistant.errors import UserError
 from assistant.live import STABLE_FRAMES, LiveLoop, LiveState
 from assistant.profile import Profile
 
-__all__ = ["FRAME_INTERVAL", "PICTURE_TITLE", "PictureSequence", "SequenceError",
+__all__ = ["PICTURE_TITLE", "OutOfOrderError", "PictureSequence", "SequenceError",
            "state_record"]
 
 #: The title of the stand-in window the pictures are shown in.
 PICTURE_TITLE = "picture sequence"
-#: Seconds between two pictures unless told: the live loop's frames at its 10 fps.
-FRAME_INTERVAL = 0.1
 
 
 class SequenceError(UserError):
     """Pictures that cannot be frames of one session."""
+
+
+class OutOfOrderError(SequenceError):
+    """A picture's time before the time of the picture before it."""
 
 
 class _PictureWindow:
@@ -78,12 +80,14 @@ class PictureSequence:
     stable_frames: int = STABLE_FRAMES
     show_route: bool = True
     crossing_steps: bool = True
-    #: seconds between two pictures, as the live loop's frames are apart (10 fps): the
-    #: time between readings bounds the steps the session may have taken in between
-    interval: float = FRAME_INTERVAL
+    #: seconds between two pictures when every two are that far apart (None: not known,
+    #: unless :meth:`feed` is told each picture's time). The time between readings bounds
+    #: the steps the session may have taken in between; pictures whose times are not
+    #: known admit any number of steps and camera moves between them.
+    interval: float | None = None
 
     def __post_init__(self) -> None:
-        if not self.interval > 0:
+        if self.interval is not None and not self.interval > 0:
             raise SequenceError(f"The interval between frames must be positive, not "
                                 f"{self.interval:g}.")
         self._window = _PictureWindow()
@@ -91,12 +95,19 @@ class PictureSequence:
         self.loop = LiveLoop(self._window, self._grabber, PICTURE_TITLE, self.profile,
                              self.objective, stable_frames=self.stable_frames,
                              show_route=self.show_route, crossing_steps=self.crossing_steps,
-                             clock=lambda: self.frames * self.interval + self._paused)
+                             clock=lambda: self._time)
         self.frames = 0
         self._paused = 0.0  # seconds without pictures (pause)
+        self._time: float | None = None  # the current picture's, on the loop's clock
+        self._last_time: float | None = None  # the loop's clock at the last known time
+        # the first time told to feed() since the start or the last pause, and the loop's
+        # clock then: later times count from it
+        self._told_from: tuple[float, float] | None = None
 
-    def feed(self, picture: np.ndarray) -> LiveState:
-        """The state the assistant shows after this frame (stabilised)."""
+    def feed(self, picture: np.ndarray, at: float | None = None) -> LiveState:
+        """The state the assistant shows after this frame (stabilised). ``at``: when the
+        picture was taken (seconds on any clock, later than the picture before); without
+        it, :attr:`interval` after the one before, or not known."""
         if not isinstance(picture, np.ndarray) or picture.ndim != 3 or picture.shape[2] not in (
             3, 4
         ):
@@ -110,10 +121,30 @@ class PictureSequence:
             )
         if picture.shape[2] == 3:
             picture = np.concatenate([picture, np.full((height, width, 1), 255, np.uint8)], 2)
+        self._time = self._time_of(at)
         self._window.size = (width, height)
         self._grabber.picture = np.ascontiguousarray(picture)
         self.frames += 1
         return self.loop.tick()
+
+    def _time_of(self, at: float | None) -> float | None:
+        """The loop's clock for the next picture, taken at ``at`` on the caller's clock."""
+        if at is None:
+            if self.interval is None:
+                return None
+            return self.frames * self.interval + self._paused
+        if self._told_from is None:
+            start = 0.0 if self._last_time is None else self._last_time
+            self._told_from = (at, start + self._paused)
+            self._paused = 0.0
+        first, start = self._told_from
+        if at < first or (self._last_time is not None and start + at - first
+                          < self._last_time):
+            raise OutOfOrderError(
+                f"Frame {self.frames + 1} was taken before the frame before it: give the "
+                "pictures in the order they were taken.")
+        self._last_time = start + at - first
+        return self._last_time
 
     def pause(self, seconds: float) -> None:
         """Time passes without pictures (the player is elsewhere in the raid): the next
@@ -122,6 +153,7 @@ class PictureSequence:
         if not seconds >= 0:
             raise SequenceError(f"A pause lasts zero seconds or more, not {seconds:g}.")
         self._paused += seconds
+        self._told_from = None  # times told after the pause count from the next picture
 
     @property
     def held(self) -> bool:

@@ -49,6 +49,16 @@ MAX_HIDDEN = 2
 _HIDDEN_SHARE = 0.5
 #: Chance that a team-mate waits on a plate (most wait on plain floor, to keep off them).
 ON_PLATE_CHANCE = 0.15
+#: The live loop's frame at 10 fps: frames of a player standing (and of the camera
+#: moving about one) follow each other this far apart.
+FRAME_SECONDS = 0.1
+#: Seconds per floor tile: running (two tiles a game tick of 0.6 s) or walking (one).
+SECONDS_PER_TILE = {"run": 0.3, "walk": 0.6}
+#: Chance that a session's player runs (the game's default once run is switched on).
+RUN_CHANCE = 0.7
+#: A player stands this long at most (seconds, uniform from nothing) after the frames of
+#: standing before clicking the next plate.
+MAX_PAUSE_SECONDS = 1.0
 _TILE_RANGE = range(-1, 6)  # floor tiles in half grid units: -0.5 .. 2.5
 
 
@@ -67,6 +77,10 @@ class WalkFrame:
     step: int = -1  # how many plates of the answer have been stepped on (-1 before any)
     out_of_view: tuple[int, ...] = ()  # plates with less than half their diamond in view
     figures: tuple[Figure, ...] = ()  # every figure drawn, the player first
+    #: seconds since the session's first frame, when the frame was grabbed: the player
+    #: walks at the game's pace (:data:`SECONDS_PER_TILE`), and a frame on screen follows
+    #: the one before by the live loop's frame at least (:data:`FRAME_SECONDS`)
+    time: float = 0.0
 
 
 def _plate_at(tile: tuple[int, int]) -> int | None:
@@ -157,6 +171,7 @@ def walk_through(
     teammates: int | tuple[int, int] = (0, 3),
     frames_per_stand: int = 3,
     walking_frames: int = 2,
+    approach_frame: bool = False,
     camera_events: bool = True,
     start_on_plate: bool = False,
     frame_size: tuple[int, int] = (960, 640),
@@ -172,7 +187,10 @@ def walk_through(
     screenshot as the floor texture; ``screenshot`` is its path, default
     :data:`DEFAULT_SCREENSHOT`). ``teammates``: a count or an inclusive range.
     ``frames_per_stand`` frames standing on each plate (the first is ``"stepped"``) and at
-    the start; ``walking_frames`` frames in transit before each step. With
+    the start; ``walking_frames`` frames in transit before each step, evenly along the
+    route, and with ``approach_frame`` one more a live loop's frame before the step is
+    seen (the player on the route's last plain tile), as a loop grabbing 10 frames a
+    second always has. Every frame has its grab time (``time``). With
     ``camera_events`` idle frames may turn, zoom or pitch the camera in one jump.
     ``ui``: draw the client's panels (the game view is then the top-left 76% and the
     player is centred in it). ``capture_effects``: mild noise and JPEG on some frames.
@@ -254,7 +272,18 @@ def walk_through(
         mates.append(random_figure(rng, _to_grid(tile)))
 
     frames: list[WalkFrame] = []
-    state = {"cam": cam, "board": board, "step": -1}
+    state = {"cam": cam, "board": board, "step": -1, "time": 0.0}
+    # the clock has its own draws, so the frames are the same whatever their times
+    clock_rng = np.random.default_rng([seed, 20240611, 1])
+    approach_rng = np.random.default_rng([seed, 20240611, 2])
+    per_tile = SECONDS_PER_TILE["run" if clock_rng.random() < RUN_CHANCE else "walk"]
+
+    def tick(at_least: float = FRAME_SECONDS, at: float | None = None) -> None:
+        """The next frame's time: ``at`` (seconds), but no sooner than ``at_least`` after
+        the frame before (the first frame is at 0)."""
+        if frames:
+            earliest = frames[-1].time + at_least
+            state["time"] = earliest if at is None else max(at, earliest)
 
     def camera_event() -> str | None:
         if not camera_events or rng.random() >= 0.35:
@@ -285,15 +314,16 @@ def walk_through(
         return "pitch"
 
     def emit(pos: tuple[float, float], facing: float, stride: float, event: str,
-             plate: int | None) -> None:
+             plate: int | None, draws: np.random.Generator = rng) -> None:
         c = replace(state["cam"], look_at=pos)
         state["cam"] = c
         body = replace(player, tile=pos, facing_deg=math.degrees(facing), stride=stride)
         figures = _cap_hidden(c, frame_size, body, mates, ui)
-        quality = int(rng.integers(70, 96)) if capture_effects and rng.random() < 0.3 else None
-        noise = noise_level if rng.random() < 0.3 else 0.0
+        quality = int(draws.integers(70, 96)) if capture_effects and draws.random() < 0.3 \
+            else None
+        noise = noise_level if draws.random() < 0.3 else 0.0
         params = SceneParams(
-            seed=int(rng.integers(0, 2**31)),
+            seed=int(draws.integers(0, 2**31)),
             board=state["board"].format(),
             frame_size=frame_size,
             camera=c,
@@ -320,11 +350,14 @@ def walk_through(
                 int(i) for i in np.flatnonzero(scene.plate_visible_fraction < 0.5)
             ),
             figures=figures,
+            time=float(state["time"]),
         ))
 
     def stand(pos: tuple[float, float], facing: float, plate: int | None, first: str) -> None:
         for k in range(frames_per_stand):
             event = first if k == 0 else (camera_event() or "idle")
+            if k:
+                tick()
             emit(pos, facing, 0.0, event, plate)
 
     facing = -math.pi / 2
@@ -332,9 +365,26 @@ def walk_through(
     for number, target in enumerate(order):
         goal = _plate_tile(target)
         route = _path(here, goal)
-        for k, (pos, direction) in enumerate(_transit_points(route, walking_frames)):
+        # the player stands a while, then walks the route at the session's pace (a move
+        # to any of the 8 tiles around takes one tile's time); walking frames are grabbed
+        # where the player is at their time, the step is seen on the first frame after
+        # the player entered the plate
+        leave = state["time"] + float(clock_rng.uniform(0.0, MAX_PAUSE_SECONDS))
+        travel = (len(route) - 1) * per_tile
+        transit = _transit_points(route, walking_frames)
+        for k, (pos, direction) in enumerate(transit):
+            tick(at=leave + travel * (k + 1) / (len(transit) + 1))
             facing = direction
             emit(pos, facing, 0.8 if k % 2 == 0 else -0.8, "walking", None)
+        seen = leave + travel + float(clock_rng.uniform(0.0, FRAME_SECONDS))
+        if approach_frame:
+            # the live loop's frame before the one that shows the step: the player on the
+            # last plain tile of the route (its own draws: the other frames stay the same)
+            tick(at=seen - FRAME_SECONDS)
+            last = np.subtract(_to_grid(route[-1]), _to_grid(route[-2]))
+            facing = math.atan2(last[1], last[0])
+            emit(_to_grid(route[-2]), facing, 0.8, "walking", None, approach_rng)
+        tick(at=seen)
         last = np.subtract(_to_grid(goal), _to_grid(route[-2]))
         facing = math.atan2(last[1], last[0])
         r, c = TOA_PLATES[target]

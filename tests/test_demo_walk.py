@@ -300,7 +300,7 @@ def test_following_the_route_from_the_way_in_decides_steps_a_snap_could_explain(
     assert len(boards) >= 3
     for board in boards:
         room = make_room(qtbot, board)
-        sequence = PictureSequence()
+        sequence = PictureSequence(interval=0.1)
         for _ in range(14):
             for _ in range(3):
                 sequence.feed(room.scene.frame.copy())

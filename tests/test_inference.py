@@ -13,7 +13,6 @@ import pytest
 from assistant.inference import (
     GAME_TICK_SECONDS,
     MAX_PAN,
-    MISSED_FRAMES_PER_STEP,
     ON_A_PLATE_RADIUS,
     STANDING_RADIUS,
     STEP_REACH,
@@ -149,9 +148,11 @@ def test_a_compass_snap_never_makes_a_wrong_board_certain(turns):
     assert certain > 0.5 * 256 * 8  # the rest stays uncertain until the plate is seen
 
 
-def test_hopping_between_hidden_plates_is_never_wrong():
-    """Steps seen only as one hidden plate after another (the transit frames missed): the
-    belief holds the truth every time; whatever it decides is right."""
+@pytest.mark.parametrize("seconds", [0.7, 1.5, None], ids=["0.7 s", "1.5 s", "no time"])
+def test_hopping_between_hidden_plates_is_never_wrong(seconds):
+    """Steps seen only as one hidden plate after another (the transit frames missed, the
+    walk between taking its time, or the time not known): the belief holds the truth
+    every time; whatever it decides is right."""
     rng = np.random.default_rng(9)
     for board in all_toa_boards()[::5]:
         history = BoardHistory()
@@ -160,7 +161,7 @@ def test_hopping_between_hidden_plates_is_never_wrong():
         for _ in range(6):
             plate = TOA_PLATES[int(rng.integers(8))]
             current = current.press(*plate)
-            inference = history.update(reading_of(current, [plate]))
+            inference = history.update(reading_of(current, [plate]), seconds)
             assert current in inference.candidates
             assert inference.board in (None, current)
 
@@ -176,16 +177,19 @@ def test_labels_follow_a_smooth_turn_across_the_45_degree_boundary():
     assert inference.board == after
 
 
-def test_missed_frames_widen_the_belief_instead_of_trusting_it():
+@pytest.mark.parametrize("seconds", [1.3, None], ids=["the time known", "no time"])
+def test_missed_frames_widen_the_belief_instead_of_trusting_it(seconds):
+    """Three steps while the reader abstained (two game ticks at least between the first
+    and the last): the time the missed frames took, or no time at all, admits them."""
     board = toa_board("000/0#0/000")
     history = BoardHistory()
     history.update(reading_of(board))
     current = board
-    for plate in [(0, 0), (1, 2), (2, 1)]:  # three steps while the reader abstained
+    for plate in [(0, 0), (1, 2), (2, 1)]:
         current = current.press(*plate)
-        for _ in range(MISSED_FRAMES_PER_STEP):
-            history.update(abstaining())
-    inference = history.update(reading_of(current, [(2, 1)]))
+        for _ in range(6):
+            assert history.update(abstaining()) is None
+    inference = history.update(reading_of(current, [(2, 1)]), seconds)
     assert current in inference.candidates
 
 
@@ -1193,24 +1197,26 @@ def test_a_snap_about_a_player_on_a_corner_is_no_step_beside_it(turns):
     assert undecided_without > 0
 
 
-def test_a_pan_too_far_for_a_frame_is_kept_when_the_readings_are_further_apart():
-    """The floor under the spot may move :data:`MAX_PAN` a frame (:func:`pan_bound`), any
-    distance once the readings are far enough apart for more steps (the reader abstained
-    in between: the player walked on): a step explained then is kept. A frame apart, a
-    pan that far is no step of the player's, and nothing else explaining the frame, the
-    frame alone decides (never a wrong board)."""
+def test_a_pan_too_far_for_the_time_between_is_a_gap_not_a_step_ruled_out():
+    """The floor under the spot may move :data:`MAX_PAN` a frame (:func:`pan_bound`), as
+    much more per frame of time between, any distance when the time is not known. A pan
+    further than that under every turn of the labels in the time given is a gap (the
+    screen stalled, or the pictures' times are not theirs): any steps and turns are
+    admitted, the step taken among them, never ruled out."""
     board = toa_board("101/0#1/011")
     after = board.press(0, 0)
     jump = (WAY_IN, _on((0, 0)))  # 2.7 spacings
     assert math.dist(*jump) > MAX_PAN
-    assert pan_bound(0.2) > math.dist(*jump) > pan_bound(0.1) == pan_bound(None) == MAX_PAN
-    for seconds in (0.1, 0.2, 0.6):
+    assert pan_bound(0.2) > math.dist(*jump) > pan_bound(0.1) == MAX_PAN
+    assert pan_bound(None) == math.inf
+    for seconds in (0.1, 0.2, 0.6, None):
         history = BoardHistory()
         history.update(reading_of(board, angle_deg=12), 0.1)
         inference = history.update(reading_of(after, [(0, 0)], angle_deg=12), seconds,
                                    anchors=jump)
         assert after in inference.candidates
-        assert history.restarted == (seconds == 0.1)
+        if seconds in (0.1, None):  # nothing in that time explains it: the reading decides
+            assert set(inference.candidates) == set(reading_of(after, [(0, 0)]).completions())
 
 
 def _labelled(camera: Camera, size=(960, 640)) -> tuple[GridGeometry, int]:

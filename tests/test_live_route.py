@@ -136,7 +136,7 @@ def test_walk_through_sessions_carry_routes_that_light_every_plate(seed: int, ui
     checked = on_plate = off_plate = stood = 0
     placed = False
     for frame in walk_through(None, seed, ui=ui):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         if state.kind != "steps":
             continue
         if not state.marks:  # a held change, shown without the marks the camera moved
@@ -310,7 +310,7 @@ def test_before_the_first_step_the_route_starts_where_the_player_came_in(
     sequence = PictureSequence()
     checked = 0
     for frame in walk_through(None, seed, ui=ui, source=source):
-        sequence.feed(frame.scene.frame)
+        sequence.feed(frame.scene.frame, frame.time)
         if frame.step >= 0:
             break
         observed = sequence.loop.last_observed
@@ -360,10 +360,10 @@ def test_a_first_step_that_also_reads_as_a_camera_snap_is_decided_by_the_statue(
         states = [sequence.feed(scene.frame) for scene in frames]
         return states[-1], sequence.loop.last_observed
 
-    shown, observed = follow(PictureSequence())
+    shown, observed = follow(PictureSequence(interval=0.1))
     assert observed.reading is not None and observed.reading.hidden
     assert shown.kind == "steps" and shown.board is not None
     assert shown.board.format() == screen_board(frames[-1])
     monkeypatch.setattr(live, "statue_side", lambda *args, **kwargs: None)
-    shown, _ = follow(PictureSequence())
+    shown, _ = follow(PictureSequence(interval=0.1))
     assert shown.kind == ("steps" if yaw == 276.0 else "uncertain")

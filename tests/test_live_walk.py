@@ -167,7 +167,7 @@ def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly(
     walk = walk_through(None, 5, source="synthetic", display_scale=1.5)
     sequence = PictureSequence()
     for frame in walk[:13]:
-        sequence.feed(frame.scene.frame)
+        sequence.feed(frame.scene.frame, frame.time)
         assert judge_state(sequence.loop.last_observed, frame) != "wrong", frame.event
 
 
@@ -186,7 +186,7 @@ def test_holds_last_one_frame_and_marks_follow_the_camera():
     sequence = PictureSequence()
     held_before = False
     for frame in walk:
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         held = sequence.held
         assert not (held and held_before)
         if not held:
@@ -203,7 +203,7 @@ def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
     walk = walk_through(None, 25, source="synthetic")
     assert [f.event for f in walk[5:10]] == ["stepped", "turn", "idle", "walking", "walking"]
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:10]]
     for index in (7, 8, 9):  # after the stabiliser's frame
         assert judge_state(states[index], walk[index]) == "right", index
     assert sequence.loop._spot_trusted
@@ -220,7 +220,7 @@ def test_a_compass_snap_at_the_start_is_told_by_the_room_around_the_ring():
     walk = walk_through(None, 2 * 100_003 + 12, source="screenshot", pitch_range=(55.0, 68.0))
     assert [f.event for f in walk[:2]] == ["start", "turn"]
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:5]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:5]]
     assert sequence.loop.last_observed.reading.hidden
     for index in range(1, 5):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -249,7 +249,7 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
     walk = walk_through(None, 0, source="synthetic")
     assert [f.event for f in walk[4:7]] == ["walking", "stepped", "idle"]
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:7]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:7]]
     assert sequence.loop.last_observed.reading.hidden  # the player hides plates
     assert not sequence.loop._spot_trusted
     before, now = anchors_seen[-1]
@@ -268,7 +268,7 @@ def test_the_spot_is_trusted_only_where_the_camera_draws_the_player():
     walk = walk_through(None, 100_003 + 6, source="screenshot")
     sequence = PictureSequence()
     for index, frame in enumerate(walk[:23]):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         loop = sequence.loop
         if loop._spot_trusted:
             x, y = loop._spot_cache
@@ -290,7 +290,7 @@ def test_the_plate_under_the_player_is_never_read():
     assert [frame.event for frame in walk[20:23]] == ["stepped", "turn", "idle"]
     sequence = PictureSequence()
     for index, frame in enumerate(walk[:23]):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         assert judge_state(state, frame) != "wrong" or sequence.held, index
     loop = sequence.loop
     assert loop._spot_trusted
@@ -310,7 +310,7 @@ def test_once_the_spot_is_trusted_the_first_step_is_told_again():
     sequence = PictureSequence()
     trusted_at = None
     for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         if trusted_at is None and sequence.loop._spot_trusted:
             trusted_at = index
         if trusted_at is not None and not sequence.held:
@@ -329,7 +329,7 @@ def test_a_pitch_about_the_player_trusts_the_spot():
     assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "pitch"]
     sequence = PictureSequence()
     for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         if index == 7:
             assert sequence.loop._spot_trusted
         if index >= 7 and not sequence.held:
@@ -344,7 +344,7 @@ def _spot_and_marks_right(walk, right_from: int, trusted_from: int | None = None
     back is right. ``each(index, loop)`` checks more after each frame."""
     sequence = PictureSequence()
     for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         loop = sequence.loop
         if each is not None:
             each(index, loop)
@@ -390,7 +390,7 @@ def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> No
                         pitch_range=(55.0, 68.0))
     assert [f.event for f in walk[7:10]] == ["turn", "walking", "walking"]
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:10]]
     assert sequence.loop._spot_trusted
     assert [judge_state(states[i], walk[i]) for i in (8, 9)] == ["right", "right"]
 
@@ -449,7 +449,7 @@ def test_a_whole_diamond_the_moved_ring_just_missed_keeps_the_refit():
     walk = walk_through(None, 10 * 100_003 + 18, source="synthetic",
                         display_scale=display_scale_of(18), pitch_range=(55.0, 68.0))
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:13]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:13]]
     assert walk[10].event == "stepped"
     for index in (10, 11, 12):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -470,7 +470,7 @@ def test_a_shift_a_row_off_through_gold_beyond_the_ring_is_not_followed():
     walk = walk_through(None, 59 * 100_003 + 29, source="screenshot",
                         display_scale=display_scale_of(29), pitch_range=(55.0, 68.0))
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:28]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:28]]
     assert walk[20].event == walk[25].event == "stepped" and walk[20].player_plate == 7
     for index in (21, 22, 23, 24, 26, 27):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -489,7 +489,7 @@ def test_a_shift_whose_rival_one_proposer_found_framed_is_no_rival():
     walk = walk_through(None, 301 * 100_003 + 71, source="synthetic",
                         display_scale=display_scale_of(71), pitch_range=(55.0, 68.0))
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:18]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:18]]
     assert walk[15].event == "stepped" and walk[15].player_plate == 7
     for index in (16, 17):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -506,7 +506,7 @@ def test_a_frame_found_by_one_proposer_alone_does_not_turn_down_the_best_shift()
     walk = walk_through(None, 301 * 100_003 + 82, source="synthetic",
                         display_scale=display_scale_of(82), pitch_range=(55.0, 68.0))
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:20]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:20]]
     assert walk[16].event == "pitch" and walk[15].player_plate == 0
     for index in (17, 18, 19):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -544,15 +544,15 @@ def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
                      for number in (32, 35))
     assert [frame.event for frame in second[5:8]] == ["stepped", "idle", "pitch"]
     fresh = PictureSequence()
-    alone = [judge_state(fresh.feed(frame.scene.frame), frame) for frame in second[:8]]
+    alone = [judge_state(fresh.feed(frame.scene.frame, frame.time), frame) for frame in second[:8]]
     assert alone[6:8] == ["uncertain", "uncertain"]
     sequence = PictureSequence()
     for frame in first:
-        sequence.feed(frame.scene.frame)
+        sequence.feed(frame.scene.frame, frame.time)
     assert sequence.loop._spot_trusted
     between_raids(sequence, second[0].scene.frame.shape, seed=5)
     for index, frame in enumerate(second):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         if index >= 3 and not sequence.held:
             assert judge_state(state, frame) == "right", index
 
@@ -569,7 +569,7 @@ def test_a_ring_one_row_off_is_not_confirmed_by_the_last_view():
                         display_scale=display_scale_of(19))
     sequence = PictureSequence()
     for frame in walk:
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         assert judge_state(state, frame) != "wrong"
 
 
@@ -595,10 +595,10 @@ def test_the_next_raids_room_is_searched_afresh_not_followed_from_the_last():
                                   pitch_range=(55.0, 68.0)) for number in (9, 12))
     sequence = PictureSequence()
     for frame in first:
-        sequence.feed(frame.scene.frame)
+        sequence.feed(frame.scene.frame, frame.time)
     between_raids(sequence, second[0].scene.frame.shape, seed=12)
     for index, frame in enumerate(second):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         assert judge_state(state, frame) != "wrong", index
 
 
@@ -616,7 +616,7 @@ def test_a_pitch_after_a_step_onto_a_column_hidden_by_the_body_shows_no_wrong_ma
                         pitch_range=(55.0, 68.0))
     sequence = PictureSequence()
     for frame in walk[:7]:
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
     assert walk[6].event == "pitch"
     assert judge_state(state, walk[6]) != "wrong"
 
@@ -636,7 +636,7 @@ def test_a_step_onto_a_corner_is_told_by_a_neighbour_read_from_what_shows(number
     assert walk[5].event == "stepped" and walk[5].player_plate in (0, 2, 5, 7)  # a corner
     sequence = PictureSequence()
     for index, frame in enumerate(walk[:8]):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         if index in (6, 7):
             assert judge_state(state, frame) == "right", index
 
@@ -717,7 +717,7 @@ def test_a_still_view_along_the_room_s_axes_after_the_first_step_is_no_snap():
     assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "idle"]
     assert walk[6].camera.yaw_deg % 90 == 0 and walk[6].player_plate == 6
     sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame) for frame in walk[:8]]
+    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:8]]
     assert not sequence.loop._spot_trusted
     assert [judge_state(states[index], walk[index]) for index in (6, 7)] == ["right", "right"]
 
@@ -733,7 +733,7 @@ def test_a_turn_before_the_first_step_pins_the_spot_with_no_plate_hidden():
     assert all(not frame.hidden for frame in walk[:3])
     sequence = PictureSequence()
     for frame in walk[:2]:
-        sequence.feed(frame.scene.frame)
+        sequence.feed(frame.scene.frame, frame.time)
     assert not sequence.loop._spot_trusted
     _spot_and_marks_right(walk[:12], right_from=1, trusted_from=2)
 
@@ -764,7 +764,7 @@ def test_a_turn_while_walking_does_not_pin_the_spot():
     would take it for the player's.)"""
     walk = walk_through(None, 21 * 100_003 + 3, source="synthetic", display_scale=1.0)
     for walked, trusted in ((0.33, False), (0.0, True)):
-        sequence = PictureSequence()
+        sequence = PictureSequence(interval=0.1)
         sequence.feed(walk[0].scene.frame)
         frames = [_turned_while_walking(walk, 0, 0.0, walked),
                   _turned_while_walking(walk, 0, 36.0, 2 * walked),
@@ -808,7 +808,7 @@ def test_the_frames_after_a_pitch_at_a_close_zoom_are_read_from_four_diamonds():
     assert len(walk[26].out_of_view) == 3 and walk[26].player_plate is not None
     sequence = PictureSequence()
     for index, frame in enumerate(walk[:28]):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         if index in (26, 27):
             assert sequence.loop.reader.spot is not None, index
             assert judge_state(state, frame) == "right", index
@@ -827,7 +827,7 @@ def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
     assert walk[21].event == "zoom" and walk[21].hidden == (5, 6)
     sequence = PictureSequence()
     for frame in walk[:22]:
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
     reading = sequence.loop.last_observed.reading
     assert not reading.abstain and _frames_too_thin(reading.geometry.homography)
     assert judge_state(state, walk[21]) == "right"
@@ -847,7 +847,7 @@ def test_a_tiny_unlit_diamond_through_jpeg_is_not_read_lit_among_two_unlit_plate
     assert walk[6].event == "zoom" and walk[6].scene.params.jpeg_quality is not None
     sequence = PictureSequence()
     for index, frame in enumerate(walk[:12]):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         assert judge_state(state, frame) != "wrong", index
         if index == 6:
             reading = sequence.loop.last_observed.reading

@@ -1144,7 +1144,7 @@ def test_a_side_under_the_chat_panel_is_hidden_the_five_others_read(seed, sessio
     assert read_frame(first.scene.frame, fewer_diamonds=5).abstain
     sequence = PictureSequence()
     for frame in walk[:3]:
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         assert judge_state(state, frame) != "wrong"
     assert state.kind == "uncertain"
 
@@ -1243,7 +1243,7 @@ def test_the_player_on_the_plate_just_stepped_on_darkening_it_is_not_read_unlit(
     sequence = PictureSequence()
     held_before = False
     for index, frame in enumerate(walk[:16]):
-        state = sequence.feed(frame.scene.frame)
+        state = sequence.feed(frame.scene.frame, frame.time)
         observed = sequence.loop.last_observed
         held = observed is not None and observed.key != state.key
         # the stabiliser holds a change back one frame by design, as bench-walk judges
@@ -1489,7 +1489,7 @@ def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
     fit, why = locate_ring(frame.scene.frame)
     assert why is None and sum(fit.matched) == 6
     sequence = PictureSequence()
-    states = [sequence.feed(f.scene.frame) for f in walk[:3]]
+    states = [sequence.feed(f.scene.frame, f.time) for f in walk[:3]]
     # the plate under the team-mate was never seen: only certain marks, never blank
     assert [judge_state(state, f) for state, f in zip(states[1:], walk[1:3], strict=True)] \
         == ["uncertain", "uncertain"]

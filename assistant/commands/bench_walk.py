@@ -180,20 +180,25 @@ def between_raids(sequence: PictureSequence, shape: tuple[int, ...], seed: int) 
 
 
 def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = False,
-                 jobs: int = 1, **options) -> dict:
+                 jobs: int = 1, strides: tuple[int, ...] = (1,), **options) -> dict:
     """Walk ``sessions`` sessions; returns the counts and timings. ``consecutive``: the
     sessions of each display scaling run through one live loop, one raid after another
     (as one run of the app does: what it learnt of the window, the spot where the camera
     keeps the player, holds for the next raid); otherwise each session starts a new loop
     (the first raid of a run). ``jobs`` > 1 walks the sessions in that many processes:
     the same sessions and the same counts, sooner (a pooled figure over hundreds of
-    sessions is what tells the share fully right to within a few tenths of a percent)."""
+    sessions is what tells the share fully right to within a few tenths of a percent).
+    ``strides``: each session is drawn once and walked through the live loop once per
+    stride, keeping every stride-th walking frame (:func:`thinned`); the result holds
+    the sequences' counts per stride under ``"strides"``."""
     groups = session_groups(sessions, jobs, consecutive)
     if len(groups) == 1:
-        return merge_parts([walk_sessions(groups[0], seed, source, consecutive, options)])
+        return merge_parts([walk_sessions(groups[0], seed, source, consecutive, options,
+                                          strides)])
     context = multiprocessing.get_context("spawn")  # never fork a process with threads
     with ProcessPoolExecutor(len(groups), mp_context=context) as pool:
-        futures = [pool.submit(walk_sessions, group, seed, source, consecutive, options)
+        futures = [pool.submit(walk_sessions, group, seed, source, consecutive, options,
+                               strides)
                    for group in groups]
         return merge_parts([future.result() for future in futures])
 
@@ -209,51 +214,62 @@ def session_groups(sessions: int, jobs: int, consecutive: bool) -> list[list[int
     return [list(range(job, sessions, jobs)) for job in range(jobs)]
 
 
-def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
-                  options: dict) -> dict:
-    """Walk the sessions ``numbers`` (in order) and count (``options`` go to
-    :func:`walk_through`); the ``ms`` list of every frame's time is kept so that parts
-    walked apart merge into one median."""
-    pictures = {where: dict.fromkeys(PICTURE_OUTCOMES, 0) for where in ("on", "off")}
-    frames = {where: dict.fromkeys(SEQUENCE_OUTCOMES, 0) for where in ("on", "off")}
-    never_seen = 0
-    # per walk-through event: frames and searches of the whole picture in them
-    searches: dict[str, list[int]] = {}
-    ms: list[float] = []
-    wrong: list[dict] = []
-    wrong_pictures: list[dict] = []  # single pictures read wrong, each with its moment
-    # per display scaling and per session: frames fully right and frames judged (as the
-    # share overall); sessions are the independent draws the interval is taken over
-    by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
-    by_session: dict[int, list[int]] = {}
-    # judged frames not fully right, by what the live loop said (shortfall_reason), and
-    # each of them with its truth (missed_frame)
-    shortfall: dict[str, int] = {}
-    missed: list[dict] = []
-    runs: dict[float, PictureSequence] = {}  # with consecutive: the app's loop per scaling
-    for number in numbers:
-        scale = display_scale_of(number)
-        walk = walk_through(None, seed * 100_003 + number, source=source,
-                            display_scale=scale, **options)
-        sequence = runs.get(scale) or PictureSequence()
+def thinned(walk: list[WalkFrame], stride: int) -> list[tuple[int, WalkFrame]]:
+    """The frames of a session the live loop gets when it keeps every ``stride``-th frame
+    while the player walks (0: none; the frames of a player standing are all kept), each
+    with its index in the session. Their grab times stay what they were, so the loop
+    sees the gaps as they are: a loaded PC grabbing a frame or two a second, or a
+    screenshot taken only while the player stands on each plate."""
+    kept, walking = [], 0
+    for index, frame in enumerate(walk):
+        if frame.event == "walking":
+            walking += 1
+            if not stride or walking % stride:
+                continue
+        else:
+            walking = 0
+        kept.append((index, frame))
+    return kept
+
+
+class _SequenceTally:
+    """The counts of the live loop walked over the sessions at one stride."""
+
+    def __init__(self) -> None:
+        self.frames = {where: dict.fromkeys(SEQUENCE_OUTCOMES, 0) for where in ("on", "off")}
+        self.never_seen = 0
+        # per walk-through event: frames and searches of the whole picture in them
+        self.searches: dict[str, list[int]] = {}
+        self.ms: list[float] = []
+        self.wrong: list[dict] = []
+        # per display scaling and per session: frames fully right and frames judged (as
+        # the share overall); sessions are the independent draws the interval is taken over
+        self.by_scale = {str(scale): [0, 0] for scale in DISPLAY_SCALES}
+        self.by_session: dict[int, list[int]] = {}
+        # judged frames not fully right, by what the live loop said (shortfall_reason),
+        # and each of them with its truth (missed_frame)
+        self.shortfall: dict[str, int] = {}
+        self.missed: list[dict] = []
+        self.runs: dict[float, PictureSequence] = {}  # with consecutive: the app's loop
+
+    def walk(self, number: int, walk: list[WalkFrame], stride: int, scale: float,
+             consecutive: bool, walk_seed: int) -> None:
+        """One session's frames (thinned to ``stride``) through the live loop, judged."""
+        sequence = self.runs.get(scale) or PictureSequence()
         if consecutive:
-            if scale in runs:
-                between_raids(sequence, walk[0].scene.frame.shape, seed * 100_003 + number)
-            runs[scale] = sequence
+            if scale in self.runs:
+                between_raids(sequence, walk[0].scene.frame.shape, walk_seed)
+            self.runs[scale] = sequence
         held_before = False
         ever_seen = np.zeros(8, bool)  # room plates the reader has read (not hidden)
-        session = by_session.setdefault(number, [0, 0])
-        for index, frame in enumerate(walk):
+        session = self.by_session.setdefault(number, [0, 0])
+        for index, frame in thinned(walk, stride):
             where = "on" if frame.player_plate is not None else "off"
-            verdict = judge_picture(frame)
-            pictures[where][verdict] += 1
-            if verdict == "wrong":
-                wrong_pictures.append(missed_frame(number, index, frame, "wrong single picture"))
             started = time.perf_counter()
             before = sequence.loop.reader.relocations
-            state = sequence.feed(frame.scene.frame)
-            ms.append((time.perf_counter() - started) * 1000)
-            count = searches.setdefault(frame.event, [0, 0])
+            state = sequence.feed(frame.scene.frame, frame.time)
+            self.ms.append((time.perf_counter() - started) * 1000)
+            count = self.searches.setdefault(frame.event, [0, 0])
             count[0] += 1
             count[1] += sequence.loop.reader.relocations - before
             observed = sequence.loop.last_observed
@@ -267,33 +283,61 @@ def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
             held_before = held and outcome == "settling"
             unseen = (outcome == "uncertain"
                       and not ever_seen[_undecided_plates(state, frame)].all())
-            never_seen += unseen
+            self.never_seen += unseen
             if outcome != "settling" and not unseen:
-                for tally in (by_scale[str(scale)], session):
+                for tally in (self.by_scale[str(scale)], session):
                     tally[0] += outcome == "right"
                     tally[1] += 1
                 if outcome != "right":
                     why = shortfall_reason(outcome, state)
-                    shortfall[why] = shortfall.get(why, 0) + 1
-                    missed.append(missed_frame(number, index, frame, why))
-            frames[where][outcome] += 1
+                    self.shortfall[why] = self.shortfall.get(why, 0) + 1
+                    self.missed.append(missed_frame(number, index, frame, why))
+            self.frames[where][outcome] += 1
             if outcome == "wrong":
-                wrong.append({"session": number, "frame": index, "event": frame.event,
-                              "display_scale": scale})
-    return {"pictures": pictures, "sequences": frames, "never_seen": never_seen,
-            "ms": ms, "wrong": wrong, "wrong_pictures": wrong_pictures,
-            "searches": searches, "by_display_scale": by_scale, "by_session": by_session,
-            "shortfall": shortfall, "missed": missed}
+                self.wrong.append({"session": number, "frame": index, "event": frame.event,
+                                   "display_scale": scale})
+
+    def counts(self) -> dict:
+        return {"sequences": self.frames, "never_seen": self.never_seen, "ms": self.ms,
+                "wrong": self.wrong, "searches": self.searches,
+                "by_display_scale": self.by_scale, "by_session": self.by_session,
+                "shortfall": self.shortfall, "missed": self.missed}
+
+
+def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
+                  options: dict, strides: tuple[int, ...] = (1,)) -> dict:
+    """Walk the sessions ``numbers`` (in order) and count (``options`` go to
+    :func:`walk_through`); each session is drawn once, its pictures judged alone, and
+    its frames walked through the live loop once per stride. The ``ms`` list of every
+    frame's time is kept so that parts walked apart merge into one median."""
+    pictures = {where: dict.fromkeys(PICTURE_OUTCOMES, 0) for where in ("on", "off")}
+    wrong_pictures: list[dict] = []  # single pictures read wrong, each with its moment
+    tallies = {stride: _SequenceTally() for stride in strides}
+    for number in numbers:
+        scale = display_scale_of(number)
+        walk_seed = seed * 100_003 + number
+        walk = walk_through(None, walk_seed, source=source, display_scale=scale,
+                            **{"approach_frame": True, **options})
+        for index, frame in enumerate(walk):
+            where = "on" if frame.player_plate is not None else "off"
+            verdict = judge_picture(frame)
+            pictures[where][verdict] += 1
+            if verdict == "wrong":
+                wrong_pictures.append(missed_frame(number, index, frame, "wrong single picture"))
+        for stride, tally in tallies.items():
+            tally.walk(number, walk, stride, scale, consecutive, walk_seed)
+    return {"pictures": pictures, "wrong_pictures": wrong_pictures,
+            "strides": {str(stride): tally.counts() for stride, tally in tallies.items()}}
 
 
 def merge_parts(parts: list[dict]) -> dict:
     """One result from parts walked apart (:func:`walk_sessions`): counts added, frames
-    listed by session and frame, one median over every frame's time, and the share fully
-    right with its interval over the sessions (:func:`share_interval`)."""
-    def added(key: str) -> dict:
+    listed by session and frame, and per stride one median over every frame's time and
+    the share fully right with its interval over the sessions (:func:`share_interval`)."""
+    def added(items: list[dict]) -> dict:
         total: dict = {}
-        for part in parts:
-            for name, value in part[key].items():
+        for item in items:
+            for name, value in item.items():
                 if isinstance(value, dict):
                     inner = total.setdefault(name, dict.fromkeys(value, 0))
                     for k, n in value.items():
@@ -305,26 +349,34 @@ def merge_parts(parts: list[dict]) -> dict:
                     total[name] = total.get(name, 0) + value
         return total
 
-    def listed(key: str) -> list[dict]:
-        return sorted((item for part in parts for item in part[key]),
+    def listed(items: list[list[dict]]) -> list[dict]:
+        return sorted((item for group in items for item in group),
                       key=lambda item: (item["session"], item["frame"]))
 
-    ms = [t for part in parts for t in part["ms"]]
-    by_session = {n: part["by_session"][n] for part in parts for n in part["by_session"]}
-    tallies = [by_session[n] for n in sorted(by_session)]
-    right, judged = sum(t[0] for t in tallies), sum(t[1] for t in tallies)
-    shortfall = added("shortfall")
-    return {"pictures": added("pictures"), "sequences": added("sequences"),
-            "never_seen": sum(part["never_seen"] for part in parts),
-            "ms_per_frame": statistics.median(ms) if ms else 0.0,
-            "wrong": listed("wrong"), "wrong_pictures": listed("wrong_pictures"),
-            "searches": added("searches"), "by_display_scale": added("by_display_scale"),
-            "fully_right": {"right": right, "judged": judged,
-                            "share": right / judged if judged else None,
-                            "interval": share_interval(tallies)},
-            "by_session": tallies,
-            "shortfall": dict(sorted(shortfall.items(), key=lambda item: (-item[1], item[0]))),
-            "missed": listed("missed")}
+    def stride_of(key: str) -> dict:
+        walked = [part["strides"][key] for part in parts]
+        ms = [t for item in walked for t in item["ms"]]
+        by_session = {n: item["by_session"][n] for item in walked for n in item["by_session"]}
+        tallies = [by_session[n] for n in sorted(by_session)]
+        right, judged = sum(t[0] for t in tallies), sum(t[1] for t in tallies)
+        shortfall = added([item["shortfall"] for item in walked])
+        return {"sequences": added([item["sequences"] for item in walked]),
+                "never_seen": sum(item["never_seen"] for item in walked),
+                "ms_per_frame": statistics.median(ms) if ms else 0.0,
+                "wrong": listed([item["wrong"] for item in walked]),
+                "searches": added([item["searches"] for item in walked]),
+                "by_display_scale": added([item["by_display_scale"] for item in walked]),
+                "fully_right": {"right": right, "judged": judged,
+                                "share": right / judged if judged else None,
+                                "interval": share_interval(tallies)},
+                "by_session": tallies,
+                "shortfall": dict(sorted(shortfall.items(),
+                                         key=lambda item: (-item[1], item[0]))),
+                "missed": listed([item["missed"] for item in walked])}
+
+    return {"pictures": added([part["pictures"] for part in parts]),
+            "wrong_pictures": listed([part["wrong_pictures"] for part in parts]),
+            "strides": {key: stride_of(key) for key in parts[0]["strides"]}}
 
 
 #: resamples of the sessions for the interval, and the interval's coverage
@@ -482,6 +534,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no frame through JPEG, as the live loop grabs the screen (raw "
                              "pixels); the sessions are otherwise the same, frame for frame "
                              "(default: JPEG on about 3 frames in 10, as saved screenshots)")
+    parser.add_argument("--stride", type=int, nargs="+", default=[1], metavar="K",
+                        help="keep every K-th frame while the player walks (0: none, only "
+                             "the frames of a player standing, as one screenshot per step); "
+                             "several K walk each session once per K (default 1: every "
+                             "frame)")
     parser.add_argument("--frames", action="store_true",
                         help="also list every judged frame not fully right, with its "
                              "session, frame and truth (JSON output always holds them)")
@@ -496,6 +553,9 @@ def run(args: argparse.Namespace) -> int:
         raise BenchError("--sessions must be at least 1.")
     if args.jobs < 1:
         raise BenchError("--jobs must be at least 1.")
+    if any(stride < 0 for stride in args.stride):
+        raise BenchError("--stride takes 0 (no walking frames) or a positive number.")
+    strides = tuple(dict.fromkeys(args.stride))
     sources = ["synthetic", "screenshot"] if args.source == "both" else [args.source]
     if "screenshot" in sources and not Path(DEFAULT_SCREENSHOT).exists():
         if args.source == "screenshot":
@@ -506,19 +566,21 @@ def run(args: argparse.Namespace) -> int:
         options["jpeg"] = False
     started = time.perf_counter()
     results = {source: run_sessions(args.sessions, args.seed, source, args.consecutive,
-                                    jobs=args.jobs, **options)
+                                    jobs=args.jobs, strides=strides, **options)
                for source in sources}
     if args.steep:
         for source in sources:
             results[source]["floor_alone"] = floor_pictures(
                 FLOOR_PICTURES_PER_SESSION * args.sessions, args.seed, source)
     elapsed = time.perf_counter() - started
-    wrong = any(r["wrong"] or r["wrong_pictures"] or r.get("floor_alone", {}).get("wrong")
+    wrong = any(r["wrong_pictures"] or r.get("floor_alone", {}).get("wrong")
+                or any(walked["wrong"] for walked in r["strides"].values())
                 for r in results.values())
     if args.json:
         print(json.dumps({"sessions": args.sessions, "seed": args.seed, "steep": args.steep,
                           "consecutive": args.consecutive, "raw_grabs": args.raw_grabs,
-                          "seconds": round(elapsed, 1), "results": results}))
+                          "strides": list(strides), "seconds": round(elapsed, 1),
+                          "results": results}))
         return 1 if wrong else 0
     out = sys.stdout
     for source, result in results.items():
@@ -534,40 +596,75 @@ def run(args: argparse.Namespace) -> int:
                   + " / ".join(f"{floor[k]} {k}" for k in PICTURE_OUTCOMES)
                   + f" ({100 * floor['abstain'] / total:.1f}% abstain; target <= 2%)",
                   file=out)
-        for title, table, outcomes in (
-            ("single pictures", result["pictures"], PICTURE_OUTCOMES),
-            ("sequences (live loop)", result["sequences"], SEQUENCE_OUTCOMES),
-        ):
-            print(f"  {title:<22}" + "".join(f"{k:>10}" for k in outcomes), file=out)
-            for where, label in (("on", "player on a plate"), ("off", "player off the plates")):
-                print(f"  {label:<22}" + "".join(f"{table[where][k]:>10}" for k in outcomes),
-                      file=out)
+        _print_table("single pictures", result["pictures"], PICTURE_OUTCOMES, out)
         for picture in result["wrong_pictures"]:  # always: a wrong reading must be found
             print(f"    {describe_missed(picture)}", file=out)
-        seq = {k: sum(result["sequences"][w][k] for w in ("on", "off"))
-               for k in SEQUENCE_OUTCOMES}
-        print(f"  fully right: {describe_share(result['fully_right'], args.sessions)} "
-              f"(excepting {result['never_seen']} uncertain frames with a plate the reader "
-              "has never seen undecided); "
-              f"wrong: {seq['wrong']}; live loop {result['ms_per_frame']:.2f} ms per frame "
-              "(median)", file=out)
-        print("  fully right by display scaling: " + ", ".join(
-            f"{100 * float(scale):.0f}% {100 * right / max(judged_here, 1):.1f}% of {judged_here}"
-            for scale, (right, judged_here) in result["by_display_scale"].items()), file=out)
-        if result["shortfall"]:
-            print("  not fully right, by what the loop said: " + "; ".join(
-                f"{count} {why}" for why, count in result["shortfall"].items()), file=out)
-            early = sum(missed["before_first_step"] for missed in result["missed"])
-            print(f"  of them before the player's first step: {early} of "
-                  f"{len(result['missed'])}", file=out)
-        if args.frames:
-            for missed in result["missed"]:
-                print(f"    {describe_missed(missed)}", file=out)
-        total, changes = searches_per_change(result["searches"])
-        by_event = ", ".join(f"{event} {n}/{frames}" for event, (frames, n)
-                             in sorted(result["searches"].items()))
-        print(f"  searches of the whole picture: {total} for {changes} changes of the view "
-              f"({total / max(changes, 1):.2f} per change; searches/frames by event: "
-              f"{by_event})", file=out)
+        for stride in strides:
+            _print_stride(stride, result["strides"][str(stride)], args, out)
+        if len(strides) > 1:
+            _print_strides(result["strides"], strides, out)
     print(f"measured in {elapsed:.1f} s", file=out)
     return 1 if wrong else 0
+
+
+def _print_table(title: str, table: dict, outcomes: tuple[str, ...], out) -> None:
+    print(f"  {title:<22}" + "".join(f"{k:>10}" for k in outcomes), file=out)
+    for where, label in (("on", "player on a plate"), ("off", "player off the plates")):
+        print(f"  {label:<22}" + "".join(f"{table[where][k]:>10}" for k in outcomes),
+              file=out)
+
+
+def _stride_name(stride: int) -> str:
+    if stride == 0:
+        return "no walking frames"
+    return "every walking frame" if stride == 1 else f"every {stride}th walking frame"
+
+
+def _print_stride(stride: int, walked: dict, args: argparse.Namespace, out) -> None:
+    """The live loop's counts at one stride, as the loop told the player."""
+    _print_table(f"live loop, {_stride_name(stride)}", walked["sequences"], SEQUENCE_OUTCOMES,
+                 out)
+    seq = {k: sum(walked["sequences"][w][k] for w in ("on", "off")) for k in SEQUENCE_OUTCOMES}
+    print(f"  fully right: {describe_share(walked['fully_right'], args.sessions)} "
+          f"(excepting {walked['never_seen']} uncertain frames with a plate the reader "
+          "has never seen undecided); "
+          f"wrong: {seq['wrong']}; live loop {walked['ms_per_frame']:.2f} ms per frame "
+          "(median)", file=out)
+    for frame in walked["wrong"]:  # always: a wrong mark must be found
+        print(f"    wrong: session {frame['session']}, frame {frame['frame']} "
+              f"({frame['event']})", file=out)
+    print("  fully right by display scaling: " + ", ".join(
+        f"{100 * float(scale):.0f}% {100 * right / max(judged_here, 1):.1f}% of {judged_here}"
+        for scale, (right, judged_here) in walked["by_display_scale"].items()), file=out)
+    if walked["shortfall"]:
+        print("  not fully right, by what the loop said: " + "; ".join(
+            f"{count} {why}" for why, count in walked["shortfall"].items()), file=out)
+        early = sum(missed["before_first_step"] for missed in walked["missed"])
+        print(f"  of them before the player's first step: {early} of "
+              f"{len(walked['missed'])}", file=out)
+    if args.frames:
+        for missed in walked["missed"]:
+            print(f"    {describe_missed(missed)}", file=out)
+    total, changes = searches_per_change(walked["searches"])
+    by_event = ", ".join(f"{event} {n}/{frames}" for event, (frames, n)
+                         in sorted(walked["searches"].items()))
+    print(f"  searches of the whole picture: {total} for {changes} changes of the view "
+          f"({total / max(changes, 1):.2f} per change; searches/frames by event: "
+          f"{by_event})", file=out)
+
+
+def _print_strides(by_stride: dict, strides: tuple[int, ...], out) -> None:
+    """Per stride, the settled frames judged: fully right, uncertain, blank, wrong."""
+    print(f"  {'walking frames kept':<22}{'judged':>8}{'right':>8}{'uncertain':>11}"
+          f"{'blank':>8}{'wrong':>7}", file=out)
+    for stride in strides:
+        walked = by_stride[str(stride)]
+        judged = walked["fully_right"]["judged"]
+        kinds = {"uncertain": 0, "blank": 0, "wrong": 0}
+        for why, count in walked["shortfall"].items():
+            kind = why.split(":")[0]
+            kinds[kind] = kinds.get(kind, 0) + count
+        share = 100 * walked["fully_right"]["right"] / max(judged, 1)
+        label = "all" if stride == 1 else ("none" if stride == 0 else f"1 in {stride}")
+        print(f"  {label:<22}{judged:>8}{share:>7.1f}%{kinds['uncertain']:>11}"
+              f"{kinds['blank']:>8}{kinds['wrong']:>7}", file=out)

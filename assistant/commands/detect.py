@@ -20,7 +20,7 @@ from assistant.errors import UserError
 from assistant.inference import common_presses
 from assistant.profile import load_profile
 from assistant.puzzle import format_grid
-from assistant.sequence import FRAME_INTERVAL, PictureSequence, SequenceError, state_record
+from assistant.sequence import OutOfOrderError, PictureSequence, SequenceError, state_record
 from assistant.solver import solve
 from assistant.vision import Reading, read_frame
 
@@ -96,10 +96,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read the pictures as successive frames of one live session: "
                              "the live loop itself tracks the plates, fills hidden plates "
                              "from the frames before and stabilises what it shows")
-    parser.add_argument("--interval", type=float, default=FRAME_INTERVAL, metavar="SECONDS",
-                        help="with --sequence: seconds between two frames (default "
-                             f"{FRAME_INTERVAL:g}, the live loop's 10 fps); the longer, the "
-                             "more steps the session may have taken unseen in between")
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--interval", type=float, default=None, metavar="SECONDS",
+                        help="with --sequence: the pictures were taken SECONDS apart (0.1 "
+                             "for the live loop's 10 fps); the longer, the more steps the "
+                             "session may have taken unseen in between. Without it (or "
+                             "--times) the time between pictures is not known, and any "
+                             "number of steps may lie between two of them")
+    timing.add_argument("--times", choices=("mtime",), default=None,
+                        help="with --sequence: when each picture was taken: mtime = its "
+                             "file's modification time (as a screenshot tool saves it)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,7 +141,7 @@ def _run_sequence(args: argparse.Namespace, profile) -> int:
     """Frames in order through the live loop; one record per frame. Exit 0 when the last
     frame shows an answer (or all lit), 1 when it does not, 2 at the first picture that
     cannot be a frame (every frame before it is printed)."""
-    if not 0 < args.interval <= 3600:
+    if args.interval is not None and not 0 < args.interval <= 3600:
         raise SequenceError(
             f"--interval must be a positive number of seconds, not {args.interval:g}."
         )
@@ -151,7 +157,14 @@ def _run_sequence(args: argparse.Namespace, profile) -> int:
             image = load_image(name)
         except ImageError as error:
             raise ImageError(f"Frame {number}: {error!s}") from None
-        state = sequence.feed(image)
+        taken = Path(name).stat().st_mtime if args.times == "mtime" else None
+        try:
+            state = sequence.feed(image, taken)
+        except OutOfOrderError:
+            raise SequenceError(
+                f"Frame {number} ({name}) was modified before the frame before it: give "
+                "the pictures in the order they were taken, or leave out --times."
+            ) from None
         record = state_record(state, name, number, sequence.held)
         if args.json:
             print(json.dumps(record), flush=True)

@@ -10,6 +10,7 @@ radii below: it must only mark between :data:`MARK_INNER_RADIUS` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -100,7 +101,12 @@ class GridGeometry:
         """Map image pixels (N, 2) back to grid points (x = column, y = row), on the floor
         the grid lies on."""
         pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, np.linalg.inv(self.homography)).reshape(-1, 2)
+        return cv2.perspectiveTransform(pts, self.inverse).reshape(-1, 2)
+
+    @cached_property
+    def inverse(self) -> np.ndarray:
+        """Image -> grid, worked out once: the live loop maps points back every frame."""
+        return np.linalg.inv(self.homography)
 
     def cell_centre(self, row: int, col: int) -> tuple[float, float]:
         """Image (x, y) of the centre of cell (row, col), counted from 0."""
