@@ -53,6 +53,7 @@ decided by itself.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -73,12 +74,14 @@ __all__ = [
     "MAX_PAN",
     "MAX_STEPS_BETWEEN",
     "PAN_FRAME_SECONDS",
+    "RUN_SECONDS_PER_TILE",
     "SECONDS_PER_STEP",
     "STANDING_RADIUS",
     "STEP_REACH",
     "STEP_SPACING_SECONDS",
     "STILL_TOLERANCE",
     "UNBOUNDED_STEPS",
+    "WALK_SLACK_TILES",
     "BoardHistory",
     "Inference",
     "cell_at",
@@ -119,6 +122,13 @@ STEP_SPACING_SECONDS = GAME_TICK_SECONDS * 0.75
 UNBOUNDED_STEPS = 1 << 30
 #: The live loop's frame at its 10 fps: the time between readings a frame apart.
 FRAME_SECONDS = 0.1
+#: Seconds per floor tile at a run (two tiles a game tick): the fastest a player walks.
+RUN_SECONDS_PER_TILE = GAME_TICK_SECONDS / 2
+#: Tiles a walk between two readings may be longer than the floor under the player's spot
+#: says: the body on screen trails the game's own place by up to two tiles at either end
+#: (the plate toggles on the tick the player enters it, the body gets there later), and
+#: the spot and the placement are a fraction of a tile off.
+WALK_SLACK_TILES = 5.0
 #: How far (grid units) the floor under the player's spot may seem to move between two
 #: readings of a player who stood still: the readings' own placement ...
 STILL_TOLERANCE = 0.04
@@ -503,16 +513,22 @@ class BoardHistory:
             # a frame later), and more time between admits the steps of that time
             snap_steps = steps if self._missed else steps - self.max_steps
             out_of_reach = _out_of_reach(completions[0], reading, player)
+            # the steps of a transition are a walk: from where the player was to where
+            # the player is, in the time between, at a run at most
+            walk = None
+            if player is not None and anchors is not None and now is not None \
+                    and seconds is not None and is_toa_board(completions[0]):
+                walk = (anchors, seconds / RUN_SECONDS_PER_TILE + WALK_SLACK_TILES)
 
             def explain(out_of_reach: frozenset) -> tuple[dict, dict, dict]:
                 reached, sides, windows = self._reachable(
                     completions, turn, steps, landmark, snaps, snap_steps, out_of_reach,
-                    anchors, now, room_turns, pan_turns, stood_still)
+                    anchors, now, room_turns, pan_turns, stood_still, walk)
                 if not reached and room_turns is not None:
                     reached, sides, windows = self._reachable(
                         completions, turn, steps, landmark, snaps, snap_steps,
                         out_of_reach, anchors, now, pan_turns=pan_turns,
-                        stood_still=stood_still)
+                        stood_still=stood_still, walk=walk)
                 if not reached and landmark is not None:
                     # the side seen contradicts every explanation the ring allows: a
                     # side was misread (a body in gold standing in front of another
@@ -521,7 +537,8 @@ class BoardHistory:
                     # was carried from, is not known, so the side is forgotten on both
                     reached, sides, windows = self._reachable(
                         completions, turn, steps, None, snaps, snap_steps, out_of_reach,
-                        anchors, now, pan_turns=pan_turns, stood_still=stood_still)
+                        anchors, now, pan_turns=pan_turns, stood_still=stood_still,
+                        walk=walk)
                     sides = {board: frozenset({None}) for board in reached}
                 return reached, sides, windows
 
@@ -646,6 +663,7 @@ class BoardHistory:
         room_turns: frozenset[int] | None = None,
         pan_turns: frozenset[int] | None = None,
         stood_still: bool = False,
+        walk: tuple[tuple[tuple[float, float], tuple[float, float]], float] | None = None,
     ) -> tuple[dict[Board, frozenset], dict[Board, frozenset], dict[Board, float | None]]:
         """The completions some board of the belief reaches: by the smooth turn and up to
         ``steps`` steps, or by any other quarter turn (a snap) and up to ``snap_steps``
@@ -670,7 +688,11 @@ class BoardHistory:
         also, per completion kept, when its last step's transition began (the window the
         next step is measured from; None when no step was seen or the time is not known).
         ``room_turns``, ``pan_turns``: only these quarter turns explain anything (None:
-        any). ``stood_still``: the player stood still through this transition
+        any). ``walk``: the floor under the player's spot in the last reading's labels and
+        in this one's, and the most tiles walked between: a step is entering a plate, so
+        the steps of a turn of the labels are the plates of a walk that long from the
+        one point (turned) to the other (:func:`_walkable_deltas`). ``stood_still``: the
+        player stood still through this transition
         (:meth:`_still_turns`); then no snap explains a board whose player is on a cell
         off the grid's middle (:meth:`_on_a_cell_off_the_middle`).
         """
@@ -691,6 +713,10 @@ class BoardHistory:
             if allowed is None or (room_turns is not None and turn not in room_turns) \
                     or (pan_turns is not None and turn not in pan_turns):
                 continue
+            if walk is not None:
+                (start, end), budget = walk
+                allowed = allowed & _walkable_deltas(
+                    completions[0], turn_point(start, completions[0].rows, turn), end, budget)
             for before in self._belief:
                 if stood_still and turn != smooth_turn \
                         and self._on_a_cell_off_the_middle(before, now):
@@ -839,6 +865,59 @@ def _press_effects(board: Board) -> tuple[list[tuple[int, int]], np.ndarray]:
     if len(_PRESS_EFFECTS) >= _STEP_DELTAS_KEPT:
         _PRESS_EFFECTS.clear()
     _PRESS_EFFECTS[key] = found
+    return found
+
+
+_WALKABLE: dict[tuple, frozenset[bytes]] = {}
+
+
+def _walkable_deltas(board: Board, start: tuple[float, float], end: tuple[float, float],
+                     budget: float) -> frozenset[bytes]:
+    """Every change (as :meth:`BoardHistory._step_deltas` gives them) that a walk of at
+    most ``budget`` floor tiles from grid point ``start`` to ``end`` makes by the plates it
+    enters, any number of them, each as often as the walk allows: a step onto a plate is
+    entering it, and the walk between two plates' tiles is at least the larger of their
+    distances across and down (a move to any of the 8 tiles around is one tile; plates
+    are two tiles apart). Told by a least-cost search over (last plate, change), so a
+    long gap costs no more than the plates it can reach."""
+    key = (board.shape, np.asarray(board.present).tobytes(), board.k,
+           round(start[0], 2), round(start[1], 2), round(end[0], 2), round(end[1], 2),
+           round(budget, 2))
+    known = _WALKABLE.get(key)
+    if known is not None:
+        return known
+    cells, effects = _press_effects(board)
+    places = [(float(c), float(r)) for r, c in cells]
+
+    def tiles(a: tuple[float, float], b: tuple[float, float]) -> float:
+        return 2.0 * max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+    to_end = [tiles(place, end) for place in places]
+    zero = np.zeros(len(cells), np.int64)
+    reached = {zero.tobytes()} if tiles(start, end) <= budget else set()
+    best: dict[tuple[int, bytes], float] = {}
+    queue = [(tiles(start, place), index, effect.tobytes())
+             for index, (place, effect) in enumerate(zip(places, effects, strict=True))
+             if tiles(start, place) + to_end[index] <= budget]
+    heapq.heapify(queue)
+    while queue:
+        cost, index, delta = heapq.heappop(queue)
+        if (index, delta) in best:
+            continue
+        best[index, delta] = cost
+        reached.add(delta)
+        here = np.frombuffer(delta, np.int64)
+        for other, place in enumerate(places):
+            # onto the same plate again: off it and back, two tiles
+            step = max(2.0, tiles(places[index], place))
+            if cost + step + to_end[other] <= budget:
+                after = ((here + effects[other]) % board.k).tobytes()
+                if (other, after) not in best:
+                    heapq.heappush(queue, (cost + step, other, after))
+    found = frozenset(reached)
+    if len(_WALKABLE) >= _STEP_DELTAS_KEPT * 16:
+        _WALKABLE.clear()
+    _WALKABLE[key] = found
     return found
 
 

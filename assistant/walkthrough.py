@@ -158,6 +158,18 @@ def _transit_points(
     return out
 
 
+def _along_route(route: list[tuple[int, int]], tiles: float) -> tuple[float, float]:
+    """The floor point (grid units) ``tiles`` moves before the end of ``route`` along it
+    (each move to any of the 8 tiles around is one), its start at the most."""
+    back = min(max(tiles, 0.0), len(route) - 1.0)
+    whole = int(back)
+    end = np.array(_to_grid(route[-1 - whole]), np.float64)
+    if back > whole:
+        start = np.array(_to_grid(route[-2 - whole]), np.float64)
+        end = end + (start - end) * (back - whole)
+    return float(end[0]), float(end[1])
+
+
 def _hidden(coverage: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.flatnonzero(coverage > _HIDDEN_SHARE))
 
@@ -188,9 +200,10 @@ def walk_through(
     :data:`DEFAULT_SCREENSHOT`). ``teammates``: a count or an inclusive range.
     ``frames_per_stand`` frames standing on each plate (the first is ``"stepped"``) and at
     the start; ``walking_frames`` frames in transit before each step, evenly along the
-    route, and with ``approach_frame`` one more a live loop's frame before the step is
-    seen (the player on the route's last plain tile), as a loop grabbing 10 frames a
-    second always has. Every frame has its grab time (``time``). With
+    route, and with ``approach_frame`` a live loop's frames (a tenth of a second apart)
+    from just before the plate toggles (the body a tile short of it) until the body
+    stands on it, as a loop grabbing 10 frames a second has them. Every frame has its
+    grab time (``time``). With
     ``camera_events`` idle frames may turn, zoom or pitch the camera in one jump.
     ``ui``: draw the client's panels (the game view is then the top-left 76% and the
     player is centred in it). ``capture_effects``: mild noise and JPEG on some frames.
@@ -371,25 +384,46 @@ def walk_through(
         # the player entered the plate
         leave = state["time"] + float(clock_rng.uniform(0.0, MAX_PAUSE_SECONDS))
         travel = (len(route) - 1) * per_tile
+        arrival = leave + travel  # the body reaches the plate's middle
+        # with approach frames the plate toggles on the game tick the player enters its
+        # tile, while the body on screen is still a tile short of its middle
+        toggled = arrival - per_tile + float(approach_rng.uniform(0.0, FRAME_SECONDS))
         transit = _transit_points(route, walking_frames)
         for k, (pos, direction) in enumerate(transit):
-            tick(at=leave + travel * (k + 1) / (len(transit) + 1))
+            if approach_frame:  # where the body is then, before the frame before the step
+                at = leave + (toggled - FRAME_SECONDS - leave) * (k + 1) / (len(transit) + 1)
+                if at < frames[-1].time + FRAME_SECONDS \
+                        or at > toggled - 2 * FRAME_SECONDS:
+                    continue  # a short walk: no room for this frame before the step
+                tick(at=at)
+                pos = _along_route(route, (arrival - state["time"]) / per_tile)
+            else:
+                tick(at=leave + travel * (k + 1) / (len(transit) + 1))
             facing = direction
             emit(pos, facing, 0.8 if k % 2 == 0 else -0.8, "walking", None)
-        seen = leave + travel + float(clock_rng.uniform(0.0, FRAME_SECONDS))
-        if approach_frame:
-            # the live loop's frame before the one that shows the step: the player on the
-            # last plain tile of the route (its own draws: the other frames stay the same)
-            tick(at=seen - FRAME_SECONDS)
-            last = np.subtract(_to_grid(route[-1]), _to_grid(route[-2]))
-            facing = math.atan2(last[1], last[0])
-            emit(_to_grid(route[-2]), facing, 0.8, "walking", None, approach_rng)
-        tick(at=seen)
-        last = np.subtract(_to_grid(goal), _to_grid(route[-2]))
+        last = np.subtract(_to_grid(route[-1]), _to_grid(route[-2]))
         facing = math.atan2(last[1], last[0])
         r, c = TOA_PLATES[target]
-        state["board"] = state["board"].press(r, c)
-        state["step"] = number
+        if approach_frame:
+            # a live loop's frames about the toggle (their own draws), a frame apart: the
+            # frame before shows the plate untoggled, the body a frame's walk further back;
+            # then the body walks on to the plate's middle
+            tick(at=toggled - FRAME_SECONDS)
+            while state["time"] < arrival - 1e-9:
+                if state["time"] >= toggled - 1e-9 and state["step"] < number:
+                    state["board"] = state["board"].press(r, c)
+                    state["step"] = number
+                emit(_along_route(route, (arrival - state["time"]) / per_tile), facing, 0.8,
+                     "walking", None, approach_rng)
+                tick()
+            if state["step"] < number:  # (a body already at the plate when it toggled)
+                state["board"] = state["board"].press(r, c)
+                state["step"] = number
+        else:
+            tick(at=arrival + float(clock_rng.uniform(0.0, FRAME_SECONDS)))
+        if not approach_frame:
+            state["board"] = state["board"].press(r, c)
+            state["step"] = number
         here = goal
         # a team-mate on plain floor wanders to another plain tile now and then
         for m, mate in enumerate(mates):

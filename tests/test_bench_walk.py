@@ -63,17 +63,25 @@ def test_the_interval_of_alike_sessions_is_their_share_and_needs_two_sessions():
 
 
 def test_sessions_walked_in_two_processes_count_as_in_one():
-    """--jobs: the same sessions, the same counts, every missed frame listed in order."""
-    alone = run_sessions(2, 5, "synthetic", pitch_range=(55.0, 68.0))
-    apart = run_sessions(2, 5, "synthetic", jobs=2, pitch_range=(55.0, 68.0))
-    timing = ("ms_per_frame",)
-    assert {k: v for k, v in alone.items() if k not in timing} == \
-        {k: v for k, v in apart.items() if k not in timing}
-    right, judged = alone["fully_right"]["right"], alone["fully_right"]["judged"]
-    assert judged > 0 and [sum(t) for t in zip(*alone["by_session"], strict=True)] == \
-        [right, judged]
-    low, high = alone["fully_right"]["interval"]
-    assert low <= right / judged <= high
+    """--jobs: the same sessions, the same counts, every missed frame listed in order, at
+    each stride (every walking frame, and none)."""
+    alone = run_sessions(2, 5, "synthetic", strides=(1, 0), pitch_range=(55.0, 68.0))
+    apart = run_sessions(2, 5, "synthetic", jobs=2, strides=(1, 0),
+                         pitch_range=(55.0, 68.0))
+
+    def untimed(result: dict) -> dict:
+        return {**result, "strides": {stride: {k: v for k, v in walked.items()
+                                               if k != "ms_per_frame"}
+                                      for stride, walked in result["strides"].items()}}
+
+    assert untimed(alone) == untimed(apart)
+    assert set(alone["strides"]) == {"1", "0"}
+    for walked in alone["strides"].values():
+        right, judged = walked["fully_right"]["right"], walked["fully_right"]["judged"]
+        assert judged > 0 and [sum(t) for t in zip(*walked["by_session"], strict=True)] == \
+            [right, judged]
+        low, high = walked["fully_right"]["interval"]
+        assert low <= right / judged <= high
     json.dumps(alone)  # what --json prints
 
 
@@ -102,3 +110,21 @@ def test_a_mark_is_judged_on_a_plate_by_where_it_lies_on_the_floor(yaw):
             assert plate_at(scene, _to_picture(scene, (col + dx, row + dy))) == index
     assert plate_at(scene, _to_picture(scene, (0.5, 0.0))) is None  # between two plates
     assert plate_at(scene, _to_picture(scene, (1.0, 1.0))) is None  # the missing centre
+
+
+def test_thinned_keeps_every_kth_walking_frame_and_every_standing_one():
+    """--stride K keeps the K-th, 2K-th... walking frame of each walk between plates (0:
+    none) and every frame of a player standing, each with its index in the session."""
+    from types import SimpleNamespace
+
+    from assistant.commands.bench_walk import thinned
+
+    events = ["start", "idle", "walking", "walking", "walking", "stepped", "idle",
+              "walking", "walking", "stepped"]
+    walk = [SimpleNamespace(event=event) for event in events]
+    standing = [i for i, event in enumerate(events) if event != "walking"]
+    assert [i for i, _ in thinned(walk, 1)] == list(range(len(events)))
+    assert [i for i, _ in thinned(walk, 2)] == sorted(standing + [3, 8])
+    assert [i for i, _ in thinned(walk, 3)] == sorted(standing + [4])
+    assert [i for i, _ in thinned(walk, 0)] == standing
+    assert all(frame is walk[i] for i, frame in thinned(walk, 2))

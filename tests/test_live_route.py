@@ -132,11 +132,11 @@ def test_the_crossing_rule_setting_reaches_the_planner() -> None:
 def test_walk_through_sessions_carry_routes_that_light_every_plate(seed: int, ui: bool) -> None:
     """Every frame with steps carries a route that solves the room; once the player has
     stood still on a plate, the route starts where the player is, on the floor too."""
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     checked = on_plate = off_plate = stood = 0
     placed = False
     for frame in walk_through(None, seed, ui=ui):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         if state.kind != "steps":
             continue
         if not state.marks:  # a held change, shown without the marks the camera moved
@@ -307,10 +307,10 @@ def test_before_the_first_step_the_route_starts_where_the_player_came_in(
         from conftest import shared_file
 
         shared_file("toa", "room_topdown.png")
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     checked = 0
     for frame in walk_through(None, seed, ui=ui, source=source):
-        sequence.feed(frame.scene.frame, frame.time)
+        sequence.feed(frame.scene.frame)
         if frame.step >= 0:
             break
         observed = sequence.loop.last_observed

@@ -27,23 +27,24 @@ from assistant.walkthrough import walk_through
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_walk_through_never_shows_a_wrong_mark(seed):
     result = run_sessions(1, seed, "synthetic")
-    assert result["wrong"] == [] and result["wrong_pictures"] == []
-    sequences = result["sequences"]
+    walked = result["strides"]["1"]
+    assert walked["wrong"] == [] and result["wrong_pictures"] == []
+    sequences = walked["sequences"]
     # how often the loop shows a full answer is measured by bench-walk; here: it does,
     # on this session
     right = sequences["on"]["right"] + sequences["off"]["right"]
     assert right > 0
     # every judged frame not fully right is told by kind, once
     judged = sum(sequences[w][k] for w in ("on", "off") for k in sequences[w]
-                 if k != "settling") - result["never_seen"]
-    assert sum(result["shortfall"].values()) == judged - right
+                 if k != "settling") - walked["never_seen"]
+    assert sum(walked["shortfall"].values()) == judged - right
     # ... and kept frame by frame with its truth, the same frames
-    missed = result["missed"]
+    missed = walked["missed"]
     assert len(missed) == judged - right
     tally: dict[str, int] = {}
     for frame in missed:
         tally[frame["why"]] = tally.get(frame["why"], 0) + 1
-    assert tally == result["shortfall"]
+    assert tally == walked["shortfall"]
 
 
 def test_the_bench_keeps_each_missed_frame_with_the_moment_it_was():
@@ -107,9 +108,9 @@ def test_the_bench_tells_a_shortfall_by_kind_without_the_plates_places():
 def test_the_bench_takes_turns_at_display_scaling():
     """bench-walk's sessions take turns at 100%, 125% and 150% display scaling (a client
     stretched by Windows): the second session is stretched, and shows no wrong mark."""
-    result = run_sessions(2, 1, "synthetic")
-    assert result["wrong"] == []
-    judged = {scale: n for scale, (_right, n) in result["by_display_scale"].items()}
+    walked = run_sessions(2, 1, "synthetic")["strides"]["1"]
+    assert walked["wrong"] == []
+    judged = {scale: n for scale, (_right, n) in walked["by_display_scale"].items()}
     assert judged["1.0"] > 0 and judged["1.25"] > 0 and judged["1.5"] == 0
 
 
@@ -128,7 +129,7 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
 
     monkeypatch.setattr(bench, "between_raids", spy)
     result = run_sessions(4, 6, "synthetic", consecutive=True, pitch_range=(55.0, 68.0))
-    assert result["wrong"] == []
+    assert result["strides"]["1"]["wrong"] == []
     assert len(loops) == 1  # session 3 follows session 0 on its loop; 1 and 2 start theirs
     trusted, frames_before = loops[0]
     assert trusted and frames_before > 0
@@ -154,7 +155,7 @@ def test_raw_grabs_run_the_same_sessions_without_jpeg(monkeypatch, capsys):
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["raw_grabs"] is True and asked == [False]
-    assert out["results"]["synthetic"]["wrong"] == []
+    assert out["results"]["synthetic"]["strides"]["1"]["wrong"] == []
 
 
 def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly():
@@ -165,9 +166,9 @@ def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly(
     four plates hidden: the corner's undecided mark lay 11 pixels off (0.4 of the
     foreshortened spacing), judged wrong. Such a view now counts as a fitted one."""
     walk = walk_through(None, 5, source="synthetic", display_scale=1.5)
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in walk[:13]:
-        sequence.feed(frame.scene.frame, frame.time)
+        sequence.feed(frame.scene.frame)
         assert judge_state(sequence.loop.last_observed, frame) != "wrong", frame.event
 
 
@@ -183,10 +184,10 @@ def test_holds_last_one_frame_and_marks_follow_the_camera():
     uncertain, never wrong."""
     walk = walk_through(None, 21, source="synthetic", pitch_range=(0, 50), teammates=(0, 2))
     assert {"turn", "zoom", "pitch"} & {frame.event for frame in walk}
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     held_before = False
     for frame in walk:
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         held = sequence.held
         assert not (held and held_before)
         if not held:
@@ -202,8 +203,8 @@ def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
     about the player) has not moved: no step, so the board is decided, and right."""
     walk = walk_through(None, 25, source="synthetic")
     assert [f.event for f in walk[5:10]] == ["stepped", "turn", "idle", "walking", "walking"]
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:10]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
     for index in (7, 8, 9):  # after the stabiliser's frame
         assert judge_state(states[index], walk[index]) == "right", index
     assert sequence.loop._spot_trusted
@@ -219,8 +220,8 @@ def test_a_compass_snap_at_the_start_is_told_by_the_room_around_the_ring():
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 2 * 100_003 + 12, source="screenshot", pitch_range=(55.0, 68.0))
     assert [f.event for f in walk[:2]] == ["start", "turn"]
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:5]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:5]]
     assert sequence.loop.last_observed.reading.hidden
     for index in range(1, 5):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -248,8 +249,8 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
     monkeypatch.setattr(BoardHistory, "update", spy)
     walk = walk_through(None, 0, source="synthetic")
     assert [f.event for f in walk[4:7]] == ["walking", "stepped", "idle"]
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:7]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:7]]
     assert sequence.loop.last_observed.reading.hidden  # the player hides plates
     assert not sequence.loop._spot_trusted
     before, now = anchors_seen[-1]
@@ -266,9 +267,9 @@ def test_the_spot_is_trusted_only_where_the_camera_draws_the_player():
     the frames after the second step stayed undecided)."""
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 100_003 + 6, source="screenshot")
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk[:23]):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         loop = sequence.loop
         if loop._spot_trusted:
             x, y = loop._spot_cache
@@ -288,9 +289,9 @@ def test_the_plate_under_the_player_is_never_read():
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 2 * 100_003 + 16, source="screenshot")
     assert [frame.event for frame in walk[20:23]] == ["stepped", "turn", "idle"]
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk[:23]):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         assert judge_state(state, frame) != "wrong" or sequence.held, index
     loop = sequence.loop
     assert loop._spot_trusted
@@ -307,10 +308,10 @@ def test_once_the_spot_is_trusted_the_first_step_is_told_again():
     then still on that plate, so the step was made, and every frame after is right."""
     walk = walk_through(None, 4 * 100_003 + 31, source="synthetic")
     assert walk[5].event == "stepped" and walk[5].player_plate == 2
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     trusted_at = None
     for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         if trusted_at is None and sequence.loop._spot_trusted:
             trusted_at = index
         if trusted_at is not None and not sequence.held:
@@ -327,9 +328,9 @@ def test_a_pitch_about_the_player_trusts_the_spot():
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 4 * 100_003 + 13, source="screenshot")
     assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "pitch"]
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         if index == 7:
             assert sequence.loop._spot_trusted
         if index >= 7 and not sequence.held:
@@ -342,9 +343,9 @@ def _spot_and_marks_right(walk, right_from: int, trusted_from: int | None = None
     is trusted (from frame ``trusted_from`` on it must be) it lies within 10 px of where
     the camera draws the player, and from frame ``right_from`` on every frame not held
     back is right. ``each(index, loop)`` checks more after each frame."""
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         loop = sequence.loop
         if each is not None:
             each(index, loop)
@@ -389,8 +390,8 @@ def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> No
     walk = walk_through(None, 10 * 100_003 + 6, source="synthetic",
                         pitch_range=(55.0, 68.0))
     assert [f.event for f in walk[7:10]] == ["turn", "walking", "walking"]
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:10]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
     assert sequence.loop._spot_trusted
     assert [judge_state(states[i], walk[i]) for i in (8, 9)] == ["right", "right"]
 
@@ -448,8 +449,8 @@ def test_a_whole_diamond_the_moved_ring_just_missed_keeps_the_refit():
     show the right marks."""
     walk = walk_through(None, 10 * 100_003 + 18, source="synthetic",
                         display_scale=display_scale_of(18), pitch_range=(55.0, 68.0))
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:13]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:13]]
     assert walk[10].event == "stepped"
     for index in (10, 11, 12):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -469,8 +470,8 @@ def test_a_shift_a_row_off_through_gold_beyond_the_ring_is_not_followed():
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 59 * 100_003 + 29, source="screenshot",
                         display_scale=display_scale_of(29), pitch_range=(55.0, 68.0))
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:28]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:28]]
     assert walk[20].event == walk[25].event == "stepped" and walk[20].player_plate == 7
     for index in (21, 22, 23, 24, 26, 27):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -488,8 +489,8 @@ def test_a_shift_whose_rival_one_proposer_found_framed_is_no_rival():
     blank ("Puzzle not in view") until the player walked on."""
     walk = walk_through(None, 301 * 100_003 + 71, source="synthetic",
                         display_scale=display_scale_of(71), pitch_range=(55.0, 68.0))
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:18]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:18]]
     assert walk[15].event == "stepped" and walk[15].player_plate == 7
     for index in (16, 17):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -505,8 +506,8 @@ def test_a_frame_found_by_one_proposer_alone_does_not_turn_down_the_best_shift()
     placements matching as many diamonds."""
     walk = walk_through(None, 301 * 100_003 + 82, source="synthetic",
                         display_scale=display_scale_of(82), pitch_range=(55.0, 68.0))
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:20]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:20]]
     assert walk[16].event == "pitch" and walk[15].player_plate == 0
     for index in (17, 18, 19):
         assert judge_state(states[index], walk[index]) == "right", index
@@ -543,16 +544,16 @@ def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
                                   display_scale=1.5, pitch_range=(55.0, 68.0))
                      for number in (32, 35))
     assert [frame.event for frame in second[5:8]] == ["stepped", "idle", "pitch"]
-    fresh = PictureSequence()
-    alone = [judge_state(fresh.feed(frame.scene.frame, frame.time), frame) for frame in second[:8]]
+    fresh = PictureSequence(interval=0.1)
+    alone = [judge_state(fresh.feed(frame.scene.frame), frame) for frame in second[:8]]
     assert alone[6:8] == ["uncertain", "uncertain"]
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in first:
-        sequence.feed(frame.scene.frame, frame.time)
+        sequence.feed(frame.scene.frame)
     assert sequence.loop._spot_trusted
     between_raids(sequence, second[0].scene.frame.shape, seed=5)
     for index, frame in enumerate(second):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         if index >= 3 and not sequence.held:
             assert judge_state(state, frame) == "right", index
 
@@ -567,9 +568,9 @@ def test_a_ring_one_row_off_is_not_confirmed_by_the_last_view():
     never does: it is not confirmed, and no frame of the session is wrong."""
     walk = walk_through(None, 35 * 100_003 + 19, source="synthetic",
                         display_scale=display_scale_of(19))
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in walk:
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         assert judge_state(state, frame) != "wrong"
 
 
@@ -593,12 +594,12 @@ def test_the_next_raids_room_is_searched_afresh_not_followed_from_the_last():
     after FORGET_VIEW_SECONDS without a reading: no frame of the second raid is wrong."""
     first, second = (walk_through(None, 14 * 100_003 + number, source="synthetic",
                                   pitch_range=(55.0, 68.0)) for number in (9, 12))
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in first:
-        sequence.feed(frame.scene.frame, frame.time)
+        sequence.feed(frame.scene.frame)
     between_raids(sequence, second[0].scene.frame.shape, seed=12)
     for index, frame in enumerate(second):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         assert judge_state(state, frame) != "wrong", index
 
 
@@ -614,9 +615,9 @@ def test_a_pitch_after_a_step_onto_a_column_hidden_by_the_body_shows_no_wrong_ma
     Found by bench-walk on this seed's first run; the code before showed it too."""
     walk = walk_through(None, 20 * 100_003 + 30, source="synthetic",
                         pitch_range=(55.0, 68.0))
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in walk[:7]:
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
     assert walk[6].event == "pitch"
     assert judge_state(state, walk[6]) != "wrong"
 
@@ -634,9 +635,9 @@ def test_a_step_onto_a_corner_is_told_by_a_neighbour_read_from_what_shows(number
     diamond that shows, and the frames after the step are right."""
     walk = walk_through(None, number, source="synthetic", **options)
     assert walk[5].event == "stepped" and walk[5].player_plate in (0, 2, 5, 7)  # a corner
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk[:8]):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         if index in (6, 7):
             assert judge_state(state, frame) == "right", index
 
@@ -716,8 +717,8 @@ def test_a_still_view_along_the_room_s_axes_after_the_first_step_is_no_snap():
                         display_scale=display_scale_of(14), pitch_range=(55.0, 68.0))
     assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "idle"]
     assert walk[6].camera.yaw_deg % 90 == 0 and walk[6].player_plate == 6
-    sequence = PictureSequence()
-    states = [sequence.feed(frame.scene.frame, frame.time) for frame in walk[:8]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(frame.scene.frame) for frame in walk[:8]]
     assert not sequence.loop._spot_trusted
     assert [judge_state(states[index], walk[index]) for index in (6, 7)] == ["right", "right"]
 
@@ -731,9 +732,9 @@ def test_a_turn_before_the_first_step_pins_the_spot_with_no_plate_hidden():
     assert [frame.event for frame in walk[:6]] == [
         "start", "idle", "turn", "walking", "walking", "stepped"]
     assert all(not frame.hidden for frame in walk[:3])
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in walk[:2]:
-        sequence.feed(frame.scene.frame, frame.time)
+        sequence.feed(frame.scene.frame)
     assert not sequence.loop._spot_trusted
     _spot_and_marks_right(walk[:12], right_from=1, trusted_from=2)
 
@@ -806,9 +807,9 @@ def test_the_frames_after_a_pitch_at_a_close_zoom_are_read_from_four_diamonds():
     assert [frame.event for frame in walk[25:28]] == ["stepped", "pitch", "idle"]
     assert walk[26].camera.pitch_deg < walk[25].camera.pitch_deg - 20
     assert len(walk[26].out_of_view) == 3 and walk[26].player_plate is not None
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk[:28]):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         if index in (26, 27):
             assert sequence.loop.reader.spot is not None, index
             assert judge_state(state, frame) == "right", index
@@ -825,9 +826,9 @@ def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
     walk = walk_through(None, 14 * 100_003 + 29, source="synthetic",
                         display_scale=display_scale_of(29), pitch_range=(55.0, 68.0))
     assert walk[21].event == "zoom" and walk[21].hidden == (5, 6)
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in walk[:22]:
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
     reading = sequence.loop.last_observed.reading
     assert not reading.abstain and _frames_too_thin(reading.geometry.homography)
     assert judge_state(state, walk[21]) == "right"
@@ -845,9 +846,9 @@ def test_a_tiny_unlit_diamond_through_jpeg_is_not_read_lit_among_two_unlit_plate
     walk = walk_through(None, 70 * 100_003 + 18, source="screenshot",
                         display_scale=display_scale_of(18), pitch_range=(55.0, 68.0))
     assert walk[6].event == "zoom" and walk[6].scene.params.jpeg_quality is not None
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for index, frame in enumerate(walk[:12]):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         assert judge_state(state, frame) != "wrong", index
         if index == 6:
             reading = sequence.loop.last_observed.reading

@@ -1142,9 +1142,9 @@ def test_a_side_under_the_chat_panel_is_hidden_the_five_others_read(seed, sessio
     assert len(first.out_of_view) == 3 and not first.hidden
     assert _no_plate_misread(first, fewer_diamonds=5) == (5, 3)
     assert read_frame(first.scene.frame, fewer_diamonds=5).abstain
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     for frame in walk[:3]:
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         assert judge_state(state, frame) != "wrong"
     assert state.kind == "uncertain"
 
@@ -1240,10 +1240,10 @@ def test_the_player_on_the_plate_just_stepped_on_darkening_it_is_not_read_unlit(
     walk = walk_through(None, 16 * 100_003 + 11, source="screenshot",
                         display_scale=display_scale_of(11))
     assert walk[10].player_plate is not None and set(walk[10].room_board) <= set("1#/")
-    sequence = PictureSequence()
+    sequence = PictureSequence(interval=0.1)
     held_before = False
     for index, frame in enumerate(walk[:16]):
-        state = sequence.feed(frame.scene.frame, frame.time)
+        state = sequence.feed(frame.scene.frame)
         observed = sequence.loop.last_observed
         held = observed is not None and observed.key != state.key
         # the stabiliser holds a change back one frame by design, as bench-walk judges
@@ -1488,8 +1488,8 @@ def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
     assert _locate_at(frame.scene.frame, 1, MIN_DIAMONDS, {}) == (None, "turned-down")
     fit, why = locate_ring(frame.scene.frame)
     assert why is None and sum(fit.matched) == 6
-    sequence = PictureSequence()
-    states = [sequence.feed(f.scene.frame, f.time) for f in walk[:3]]
+    sequence = PictureSequence(interval=0.1)
+    states = [sequence.feed(f.scene.frame) for f in walk[:3]]
     # the plate under the team-mate was never seen: only certain marks, never blank
     assert [judge_state(state, f) for state, f in zip(states[1:], walk[1:3], strict=True)] \
         == ["uncertain", "uncertain"]

@@ -165,3 +165,38 @@ def test_the_screenshot_floor_reads_as_the_truth_from_above():
         reading = read_frame(f.scene.frame)
         assert not reading.abstain, reading.reason
         assert reading.board.format() == f.screen_board
+
+
+def test_frames_are_grabbed_at_the_game_s_pace():
+    """Every frame has its grab time: a standing player's frames a live loop's frame
+    apart, a walk no faster than a run (two tiles a game tick). With approach frames the
+    plate toggles between two frames a loop's frame apart, the body still short of the
+    plate in both, and the player stands on it a moment later."""
+    from assistant.walkthrough import FRAME_SECONDS, SECONDS_PER_TILE
+
+    run = SECONDS_PER_TILE["run"]
+    for approach in (False, True):
+        walk = walk_through("010/0#0/011", 3, teammates=0, camera_events=False,
+                            approach_frame=approach, **SMALL)
+        assert walk[0].time == 0.0
+        for before, frame in itertools.pairwise(walk):
+            assert frame.time - before.time >= FRAME_SECONDS - 1e-9
+            moved = max(abs(frame.player_tile[0] - before.player_tile[0]),
+                        abs(frame.player_tile[1] - before.player_tile[1]))
+            assert frame.time - before.time >= 2 * moved * run - 1e-9  # tiles: half units
+        toggles = [k for k, (a, b) in enumerate(itertools.pairwise(walk), start=1)
+                   if a.room_board != b.room_board]
+        assert len(toggles) == len(_answer("010/0#0/011"))
+        for k in toggles:
+            seen = walk[k]
+            if approach:
+                before = walk[k - 1]
+                assert before.event == seen.event == "walking"
+                assert seen.time - before.time == pytest.approx(FRAME_SECONDS)
+                assert seen.player_plate is None
+                stands = next(f for f in walk[k:] if f.event == "stepped")
+                r, c = TOA_PLATES[stands.player_plate]
+                short = max(abs(seen.player_tile[0] - c), abs(seen.player_tile[1] - r))
+                assert 0.0 < short <= 0.5 + 1e-9
+            else:
+                assert seen.event == "stepped"

@@ -54,6 +54,7 @@ from assistant.vision.locate import (
     roll_skew,
     same_places,
 )
+from assistant.vision.trace import TraceStep, note, recording
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
     from assistant.profile import GridSpec, Profile
@@ -152,7 +153,9 @@ class FrameError(UserError):
 @dataclass(frozen=True)
 class TileReading:
     """One cell: ``row``/``col`` count from 0; ``lit`` is ``None`` when not decided;
-    ``hidden`` when something stands on it (then ``lit`` is ``None`` too)."""
+    ``hidden`` when it was not read (then ``lit`` is ``None`` too): something stands on
+    it, it is past the picture's edge, or, ``unclear``, it is in view with nothing over it
+    but cannot be told lit from unlit."""
 
     row: int
     col: int
@@ -160,6 +163,7 @@ class TileReading:
     confidence: float
     centre: tuple[float, float]
     hidden: bool = False
+    unclear: bool = False
 
     def to_json(self) -> dict:
         """Rows and columns count from 1 in JSON, as in every message to the player."""
@@ -167,7 +171,8 @@ class TileReading:
             "row": self.row + 1,
             "col": self.col + 1,
             "lit": self.lit,
-            "hidden": self.hidden,
+            "hidden": self.hidden and not self.unclear,
+            "unclear": self.unclear,
             "confidence": round(float(self.confidence), 3),
             "x": round(self.centre[0], 1),
             "y": round(self.centre[1], 1),
@@ -184,9 +189,12 @@ class Reading:
     ``geometry``: grid -> image mapping, for the overlay.
     ``method``: how lit was told from unlit: ``contrast`` (plates of this frame),
     ``references`` (profile colours) or ``absolute`` (the ToA fallback, low confidence).
-    ``hidden``: cells (row, col from 0) with something standing on them; then ``board``
-    is ``None`` and ``partial`` holds every other cell (hidden ones at state 0), so no
-    consumer can take an unread cell for a read one.
+    ``hidden``: cells (row, col from 0) the reader did not read; then ``board`` is
+    ``None`` and ``partial`` holds every other cell (hidden ones at state 0), so no
+    consumer can take an unread cell for a read one. Each hidden cell is one of three:
+    ``covered`` (something stands on it: colours of neither plate nor floor over it),
+    ``outside`` the picture, or ``unclear`` (in view, nothing over it, but its looks do
+    not tell lit from unlit for sure: a far plate through strong JPEG).
     """
 
     found: bool
@@ -209,6 +217,16 @@ class Reading:
     #: placed by the live loop's last view moved rigidly (:func:`follow_frame`): as sure
     #: as that view, whatever it hides
     moved_rigidly: bool = False
+    #: the hidden cells in view with nothing over them that could not be read for sure
+    unclear: tuple[tuple[int, int], ...] = ()
+    #: what the reader's stages decided, in order (:mod:`assistant.vision.trace`)
+    trace: tuple[TraceStep, ...] = ()
+
+    @property
+    def covered(self) -> tuple[tuple[int, int], ...]:
+        """The hidden cells something stands on (neither outside nor unclear)."""
+        return tuple(cell for cell in self.hidden
+                     if cell not in self.outside and cell not in self.unclear)
 
     @property
     def complete(self) -> bool:
@@ -230,13 +248,15 @@ class Reading:
 
     @property
     def note(self) -> str | None:
-        """The sentence saying which cells are hidden and why (None when none are)."""
+        """The sentence saying which cells are not read and why (None when all are)."""
         if self.abstain or not self.hidden:
             return None
-        covered = [cell for cell in self.hidden if cell not in self.outside]
         sentences = []
         for group, one, several in (
-            (covered, "is hidden: someone stands on it", "are hidden: someone stands on them"),
+            (self.covered, "is hidden: someone stands on it",
+             "are hidden: someone stands on them"),
+            (self.unclear, "is in view but cannot be told lit from unlit",
+             "are in view but cannot be told lit from unlit"),
             (self.outside, "is outside the picture", "are outside the picture"),
         ):
             if group:
@@ -298,7 +318,8 @@ class Reading:
             "abstain": self.abstain,
             "reason": self.reason,
             "board": self.board_text,
-            "hidden": [[r + 1, c + 1] for r, c in self.hidden],
+            "hidden": [[r + 1, c + 1] for r, c in self.hidden if (r, c) not in self.unclear],
+            "unclear": [[r + 1, c + 1] for r, c in self.unclear],
             "outside": [[r + 1, c + 1] for r, c in self.outside],
             "note": self.note,
             "confidence": round(self.confidence, 3),
@@ -333,6 +354,32 @@ def read_frame(frame: np.ndarray, profile: Profile | None = None, *,
                set_aside: tuple[tuple[int, int], ...] | None = None,
                diamonds_needed: int = MIN_DIAMONDS,
                fewer_diamonds: int | None = None, cut_strokes: bool = False) -> Reading:
+    """:func:`_read_frame` with the notes its stages made (:attr:`Reading.trace`)."""
+    with recording() as steps:
+        reading = _read_frame(frame, profile, max_hidden=max_hidden, set_aside=set_aside,
+                              diamonds_needed=diamonds_needed, fewer_diamonds=fewer_diamonds,
+                              cut_strokes=cut_strokes)
+        note("answer", _summary(reading))
+    return replace(reading, trace=tuple(steps))
+
+
+def _summary(reading: Reading) -> str:
+    """The reading in a few words, for the trace."""
+    if reading.abstain:
+        return f"abstained: {reading.reason}"
+    parts = [f"board {reading.board_text}"]
+    for name, cells in (("covered", reading.covered), ("unclear", reading.unclear),
+                        ("outside", reading.outside)):
+        if cells:
+            parts.append(f"{name} " + ", ".join(f"({r + 1},{c + 1})" for r, c in cells))
+    return "; ".join(parts)
+
+
+def _read_frame(frame: np.ndarray, profile: Profile | None = None, *,
+                max_hidden: int = MAX_HIDDEN,
+                set_aside: tuple[tuple[int, int], ...] | None = None,
+                diamonds_needed: int = MIN_DIAMONDS,
+                fewer_diamonds: int | None = None, cut_strokes: bool = False) -> Reading:
     """Read the puzzle in a BGR or BGRA frame; at most ``max_hidden`` cells hidden (the
     live loop, whose history fills them in, allows :data:`MAX_HIDDEN_IN_SESSION`).
     ``diamonds_needed``: how many plates must show a diamond to locate the ring
@@ -793,6 +840,9 @@ def _read_cells(
                 tiles=pending_tiles(),
             )
         hidden.extend(int(i) for i in covered if i not in outside)
+        for i in covered:
+            if i not in outside:
+                note("read", f"{_place(cells[i])} set aside: no gold in its diamond")
 
     on_off = (np.array(refs[0], np.float64), np.array(refs[1], np.float64)) if refs else None
     # decide on the cells still in view; a cell the decision finds covered (a figure over
@@ -806,12 +856,16 @@ def _read_cells(
             if (decision.reason == "covered" and decision.bad_cell is not None
                     and len(hidden) < max_hidden and len(visible) > 2):
                 hidden.append(int(visible[decision.bad_cell]))
+                note("read", f"{_place(cells[hidden[-1]])} set aside: its colours fit "
+                     "neither look")
                 continue
             # a plate the locator did not see as a diamond (a gold figure over it) can
             # spoil the looks of all the others: decide without it
             suspects = [int(i) for i in visible if cells[i] in unmatched]
             if suspects and len(hidden) < max_hidden and len(visible) > 2:
                 hidden.append(suspects[0])
+                note("read", f"{_place(cells[suspects[0]])} set aside: no diamond found "
+                     "there, and the others' looks are not told with it")
                 continue
             # a plate hidden for doubt (only partly foreign, or its edge) was read with
             # the others: their looks stand without it. Deciding fewer again can fail on
@@ -863,6 +917,8 @@ def _read_cells(
                 found=True, geometry=geometry, tiles=pending_tiles(),
             )
         hidden.append(doubtful[0])
+        note("read", f"{_place(cells[doubtful[0]])} set aside: "
+             + _doubt(doubtful[0], cells, unmatched, visible, shaded, decision, foreign))
 
     covered = [cells[i] for i in hidden if i not in outside]
     if covered and look is Look.TOA_PLATE and not placed_surely and placed_here:
@@ -895,6 +951,27 @@ def _read_cells(
                    geometry, mode, decision.method, hidden=hidden_cells,
                    partial=read if hidden else None, cell_noun=_cell_name(look),
                    outside=tuple(sorted(cells[i] for i in outside)))
+
+
+def _place(cell: tuple[int, int]) -> str:
+    return f"({cell[0] + 1},{cell[1] + 1})"
+
+
+def _doubt(index: int, cells: list[tuple[int, int]], unmatched: tuple[tuple[int, int], ...],
+           visible: np.ndarray, shaded: np.ndarray, decision: Decision,
+           foreign: np.ndarray | None) -> str:
+    """Why a plate read with the others was doubted, in words (for the trace)."""
+    if cells[index] in unmatched:
+        return "the locator found no diamond there"
+    where = np.flatnonzero(visible == index)
+    if not len(where):
+        return "doubted"
+    j = int(where[0])
+    if shaded[j]:
+        return "darker than the other plates of its look"
+    if foreign is not None and foreign[j] and decision.confidence[j] <= PARTIAL_CONFIDENCE:
+        return f"partly foreign, confidence {decision.confidence[j]:.2f}"
+    return "its edge reads otherwise than its middle"
 
 
 def _edge_doubts(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
