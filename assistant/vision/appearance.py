@@ -31,10 +31,12 @@ __all__ = [
     "LUMA_BGR",
     "PARTIAL_CONFIDENCE",
     "REFERENCE_CONFIDENCE",
+    "WHOLE_CONFIDENCE",
     "Decision",
     "Look",
     "classify",
     "point_features",
+    "read_whole",
     "sector_stats",
     "toa_chroma",
 ]
@@ -46,6 +48,9 @@ CONFIDENT = 0.8
 FALLBACK_CONFIDENCE = 0.6
 #: The highest confidence of a cell read from part of its sampled area (the rest hidden).
 PARTIAL_CONFIDENCE = 0.75
+#: The confidence of a plate told from its whole diamond (:func:`read_whole`): its
+#: sectors did not agree, so less than a plate read in part.
+WHOLE_CONFIDENCE = 0.7
 #: The confidence of an all-same reading decided by the profile's reference colours.
 REFERENCE_CONFIDENCE = 0.9
 
@@ -558,3 +563,59 @@ def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
         return False  # one look only: nothing to compare, so no confirmation
     value = np.log(parts.max(axis=2).mean(axis=1) + 8.0)
     return float(value[lit == 1].mean() - value[lit == 0].mean()) > -0.02
+
+
+#: :func:`read_whole`: a plate's feature must lie this share of the gap between the looks
+#: beyond their middle, and within this share of the gap of its look's plates ...
+_WHOLE_MARGIN = 0.25
+_WHOLE_REACH = 0.35
+#: ... and its brightness (log units) within this of its look's plates
+_WHOLE_BRIGHTNESS = 0.12
+
+
+def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
+    """ToA plates' looks told from their whole diamonds, where the sectors did not tell.
+
+    ``samples``: the sampled points of the plates in view with nothing over them
+    (plates, points, 3, BGR); ``looks``: each one's look as read (0 unlit, 1 lit), -1 for
+    those to tell. Returns the looks with those told filled in (-1 where the whole
+    diamond does not decide either).
+
+    Why: a far plate through strong JPEG keeps its mean colour when its sectors, as small
+    as the compression's blocks, disagree. Every plate's median colour is taken the same
+    way, and they must fall into two looks as the classifier's own do (a gap at least
+    ``_MIN_GAP``, and wide against either look's spread) that agree with every plate read
+    (one look read is enough: the others fall on the other side of the gap). A plate to
+    tell takes its look when clearly on its side (:data:`_WHOLE_MARGIN`,
+    :data:`_WHOLE_REACH`) with that look's brightness (gold clothes pass for a lit
+    diamond in chroma, never in brightness), and lit is brighter than unlit."""
+    looks = np.asarray(looks, np.int64).copy()
+    if len(looks) < 4 or (looks >= 0).sum() < 2 or not (looks < 0).any():
+        return looks
+    colours = np.median(np.asarray(samples, np.float64), axis=1)
+    features = point_features(colours, Look.TOA_PLATE, None, None)
+    levels = np.log(colours.max(axis=1) + 8.0)
+    gap, low, high = _two_looks(np.sort(features))
+    spread = max(float(np.ptp(low)), float(np.ptp(high)))
+    if gap < _MIN_GAP[Look.TOA_PLATE] or gap < _GAP_OVER_SPREAD * spread:
+        return looks
+    middle = (float(low[-1]) + float(high[0])) / 2
+    side = (features > middle).astype(np.int64)
+    known = looks >= 0
+    if np.any(side[known] != looks[known]):
+        return looks  # the whole diamonds split otherwise than the sectors read them
+    if levels[side == 1].mean() <= levels[side == 0].mean():
+        return looks  # lit is brighter than unlit
+    for index in np.flatnonzero(~known):
+        look = int(side[index])
+        members = known & (side == look)
+        cluster = high if look else low
+        past_middle = abs(features[index] - middle) >= _WHOLE_MARGIN * gap
+        near = (cluster[0] - _WHOLE_REACH * gap <= features[index]
+                <= cluster[-1] + _WHOLE_REACH * gap)
+        bright = levels[members] if members.any() else levels[side == look]
+        if past_middle and near and \
+                bright.min() - _WHOLE_BRIGHTNESS <= levels[index] <= \
+                bright.max() + _WHOLE_BRIGHTNESS:
+            looks[index] = look
+    return looks

@@ -24,11 +24,14 @@ from assistant.puzzle import Board
 from assistant.vision.appearance import (
     CONFIDENT,
     PARTIAL_CONFIDENCE,
+    WHOLE_CONFIDENCE,
     Decision,
     Look,
     classify,
+    read_whole,
     sector_stats,
 )
+from assistant.vision.cover import covered
 from assistant.vision.geometry import (
     OUTLINE_MARGIN_PX,
     SAMPLE_OFFSETS,
@@ -266,22 +269,24 @@ class Reading:
         return " ".join(sentences)
 
     def with_hidden(self, cells: tuple[tuple[int, int], ...]) -> Reading:
-        """This reading with ``cells`` hidden too, not read (a plate the live loop knows
-        someone stands on); itself when it abstains or they are hidden already."""
+        """This reading with ``cells`` covered, not read (a plate the live loop knows
+        someone stands on: unclear no more); itself when it abstains or nothing changes."""
         extra = tuple(cell for cell in cells if cell not in self.hidden)
+        unclear = tuple(cell for cell in self.unclear if cell not in cells)
         known = self.board if self.board is not None else self.partial
-        if self.abstain or known is None or not extra:
+        if self.abstain or known is None or (not extra and unclear == self.unclear):
             return self
         states = np.array(known.states)
         for cell in extra:
             states[cell] = 0
         tiles = tuple(
-            replace(tile, lit=None, confidence=0.0, hidden=True)
-            if (tile.row, tile.col) in extra else tile
+            replace(tile, lit=None, confidence=0.0, hidden=True, unclear=False)
+            if (tile.row, tile.col) in cells else tile
             for tile in self.tiles
         )
         return replace(self, board=None, partial=known.with_states(states),
-                       hidden=tuple(sorted((*self.hidden, *extra))), tiles=tiles)
+                       hidden=tuple(sorted((*self.hidden, *extra))), tiles=tiles,
+                       unclear=unclear)
 
     def completions(self) -> tuple[Board, ...]:
         """Every board the frame could show: one per assignment of the hidden cells (just
@@ -848,13 +853,16 @@ def _read_cells(
     # decide on the cells still in view; a cell the decision finds covered (a figure over
     # part of it, colours of neither look) is set aside and the rest decided again
     decided: tuple[np.ndarray, Decision] | None = None  # the last decision made
+    # one plate more may be set aside while deciding: a plate with nothing over it is then
+    # read from its whole diamond (_unclear, below), and only what stays unread counts
+    cap = max_hidden + 1 if look is Look.TOA_PLATE else max_hidden
     while True:
         visible = np.array([i for i in range(len(cells)) if i not in hidden], np.intp)
         decision = classify(samples[visible], look, *(on_off or (None, None)),
                             sectors=SAMPLE_SECTORS)
         if decision.lit is None:
             if (decision.reason == "covered" and decision.bad_cell is not None
-                    and len(hidden) < max_hidden and len(visible) > 2):
+                    and len(hidden) < cap and len(visible) > 2):
                 hidden.append(int(visible[decision.bad_cell]))
                 note("read", f"{_place(cells[hidden[-1]])} set aside: its colours fit "
                      "neither look")
@@ -862,7 +870,7 @@ def _read_cells(
             # a plate the locator did not see as a diamond (a gold figure over it) can
             # spoil the looks of all the others: decide without it
             suspects = [int(i) for i in visible if cells[i] in unmatched]
-            if suspects and len(hidden) < max_hidden and len(visible) > 2:
+            if suspects and len(hidden) < cap and len(visible) > 2:
                 hidden.append(suspects[0])
                 note("read", f"{_place(cells[suspects[0]])} set aside: no diamond found "
                      "there, and the others' looks are not told with it")
@@ -909,7 +917,7 @@ def _read_cells(
         if not doubtful:
             break
         decided = (visible, decision)
-        if len(hidden) + 1 > max_hidden:
+        if len(hidden) + 1 > cap:
             r, c = cells[doubtful[0]]
             return _abstain(
                 _too_many_covered(cells, np.array(hidden + doubtful[:1]), look, max_hidden),
@@ -937,20 +945,54 @@ def _read_cells(
     confidence = np.zeros(len(cells))
     lit[visible] = decision.lit
     confidence[visible] = decision.confidence
+    unclear = _unclear(bgr, geometry, cells, hidden, outside, lit, look)
+    if unclear:
+        # nothing over them: told from their whole diamonds when that decides
+        plain = np.array([i for i in range(len(cells))
+                          if lit[i] >= 0 or cells[i] in unclear], np.intp)
+        told = read_whole(samples[plain], lit[plain])
+        for index, look_told in zip(plain, told, strict=True):
+            if lit[index] < 0 <= look_told:
+                lit[index], confidence[index] = look_told, WHOLE_CONFIDENCE
+                hidden.remove(int(index))
+                note("read", f"{_place(cells[index])} read from its whole diamond: "
+                     + ("lit" if look_told else "unlit"))
+    unclear = tuple(cell for cell in unclear if lit[cells.index(cell)] < 0)
+    if len(hidden) > max_hidden:
+        return _abstain(_too_many_covered(cells, np.array(hidden), look, max_hidden), mode,
+                        found=True, geometry=geometry, tiles=pending_tiles())
     states = np.zeros((grid.rows, grid.cols), np.int64)
     for (r, c), value in zip(cells, lit, strict=True):
         states[r, c] = max(int(value), 0)
     read = Board.from_arrays(states, np.array(grid.present), grid.states, grid.objective)
     tiles = tuple(
         TileReading(r, c, None if lit[i] < 0 else bool(lit[i]), float(confidence[i]),
-                    (float(centres[i][0]), float(centres[i][1])), hidden=bool(lit[i] < 0))
+                    (float(centres[i][0]), float(centres[i][1])), hidden=bool(lit[i] < 0),
+                    unclear=(r, c) in unclear)
         for i, (r, c) in enumerate(cells)
     )
     hidden_cells = tuple(sorted(cells[i] for i in hidden))
     return Reading(True, False, None, None if hidden else read, tiles, geometry.corners(),
                    geometry, mode, decision.method, hidden=hidden_cells,
                    partial=read if hidden else None, cell_noun=_cell_name(look),
-                   outside=tuple(sorted(cells[i] for i in outside)))
+                   outside=tuple(sorted(cells[i] for i in outside)), unclear=unclear)
+
+
+def _unclear(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+             hidden: list[int], outside: np.ndarray, lit: np.ndarray, look: Look
+             ) -> tuple[tuple[int, int], ...]:
+    """The cells set aside in view that show no sign of something standing on them
+    (:func:`assistant.vision.cover.covered`): unclear, not covered. Only ToA plates have
+    a frame and a diamond to tell a body by; a generic grid's cell set aside is covered."""
+    suspects = [i for i in hidden if i not in outside]
+    if look is not Look.TOA_PLATE or not suspects:
+        return ()
+    read = {i: int(lit[i]) for i in range(len(cells)) if lit[i] >= 0}
+    verdicts = covered(bgr, geometry, cells, suspects, read)
+    for index, body in verdicts.items():
+        note("cover", f"{_place(cells[index])} "
+             + ("covered: something stands on it" if body else "unclear: nothing over it"))
+    return tuple(sorted(cells[i] for i, body in verdicts.items() if not body))
 
 
 def _place(cell: tuple[int, int]) -> str:
