@@ -566,11 +566,15 @@ def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
 
 
 #: :func:`read_whole`: a plate's feature must lie this share of the gap between the looks
-#: beyond their middle, and within this share of the gap of its look's plates ...
+#: beyond their middle, and within this share of the gap of its look's plates
 _WHOLE_MARGIN = 0.25
 _WHOLE_REACH = 0.35
-#: ... and its brightness (log units) within this of its look's plates
-_WHOLE_BRIGHTNESS = 0.12
+#: The looks split by luma (log units): a lit diamond is about a fifth brighter than an
+#: unlit one (0.19 on the screenshot, 0.10-0.17 through gamma and JPEG), so a narrower
+#: gap than the chroma's is asked for, as clean as the chroma's, and the chroma must
+#: split the plates the same way (no lit plate less yellow than an unlit one)
+_WHOLE_LUMA_GAP = 0.08
+_WHOLE_LUMA_OVER_SPREAD = _GAP_OVER_SPREAD
 
 
 def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
@@ -582,40 +586,44 @@ def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
     diamond does not decide either).
 
     Why: a far plate through strong JPEG keeps its mean colour when its sectors, as small
-    as the compression's blocks, disagree. Every plate's median colour is taken the same
-    way, and they must fall into two looks as the classifier's own do (a gap at least
-    ``_MIN_GAP``, and wide against either look's spread) that agree with every plate read
-    (one look read is enough: the others fall on the other side of the gap). A plate to
-    tell takes its look when clearly on its side (:data:`_WHOLE_MARGIN`,
-    :data:`_WHOLE_REACH`) with that look's brightness (gold clothes pass for a lit
-    diamond in chroma, never in brightness), and lit is brighter than unlit."""
+    as the compression's blocks, disagree; and its brightness better than its hue (JPEG
+    keeps luma at full resolution and averages chroma over 16-pixel blocks, wider than a
+    far diamond, with the purple frame round it). Every plate's median colour is taken the
+    same way, and the plates must fall into two looks by the ToA feature or, failing
+    that, by luma with every lit plate the yellower (a gap at least ``_MIN_GAP``, or
+    :data:`_WHOLE_LUMA_GAP` for luma, wide against either look's spread), agreeing with every
+    plate read (none read, the split alone tells). A plate to tell takes its look when
+    clearly on its side (:data:`_WHOLE_MARGIN`, :data:`_WHOLE_REACH`), and lit must be
+    the brighter look (gold clothes pass for a lit diamond in chroma, never in
+    brightness)."""
     looks = np.asarray(looks, np.int64).copy()
-    if len(looks) < 4 or (looks >= 0).sum() < 2 or not (looks < 0).any():
+    if len(looks) < 4 or not (looks < 0).any():
         return looks
     colours = np.median(np.asarray(samples, np.float64), axis=1)
-    features = point_features(colours, Look.TOA_PLATE, None, None)
-    levels = np.log(colours.max(axis=1) + 8.0)
-    gap, low, high = _two_looks(np.sort(features))
-    spread = max(float(np.ptp(low)), float(np.ptp(high)))
-    if gap < _MIN_GAP[Look.TOA_PLATE] or gap < _GAP_OVER_SPREAD * spread:
-        return looks
-    middle = (float(low[-1]) + float(high[0])) / 2
-    side = (features > middle).astype(np.int64)
+    chroma = point_features(colours, Look.TOA_PLATE, None, None)
+    luma = point_features(colours, Look.BRIGHTNESS, None, None)
     known = looks >= 0
-    if np.any(side[known] != looks[known]):
-        return looks  # the whole diamonds split otherwise than the sectors read them
-    if levels[side == 1].mean() <= levels[side == 0].mean():
-        return looks  # lit is brighter than unlit
-    for index in np.flatnonzero(~known):
-        look = int(side[index])
-        members = known & (side == look)
-        cluster = high if look else low
-        past_middle = abs(features[index] - middle) >= _WHOLE_MARGIN * gap
-        near = (cluster[0] - _WHOLE_REACH * gap <= features[index]
-                <= cluster[-1] + _WHOLE_REACH * gap)
-        bright = levels[members] if members.any() else levels[side == look]
-        if past_middle and near and \
-                bright.min() - _WHOLE_BRIGHTNESS <= levels[index] <= \
-                bright.max() + _WHOLE_BRIGHTNESS:
-            looks[index] = look
+    for features, gap_min, over_spread, yellower in (
+            (chroma, _MIN_GAP[Look.TOA_PLATE], _GAP_OVER_SPREAD, False),
+            (luma, _WHOLE_LUMA_GAP, _WHOLE_LUMA_OVER_SPREAD, True)):
+        gap, low, high = _two_looks(np.sort(features))
+        spread = max(float(np.ptp(low)), float(np.ptp(high)))
+        if gap < gap_min or gap < over_spread * spread:
+            continue
+        middle = (float(low[-1]) + float(high[0])) / 2
+        side = (features > middle).astype(np.int64)
+        if np.any(side[known] != looks[known]):
+            continue  # the whole diamonds split otherwise than the sectors read them
+        if luma[side == 1].mean() <= luma[side == 0].mean():
+            continue  # lit is brighter than unlit
+        if yellower and chroma[side == 1].min() <= chroma[side == 0].max():
+            continue  # ... and every lit plate yellower than every unlit one
+        for index in np.flatnonzero(~known):
+            cluster = high if side[index] else low
+            past_middle = abs(features[index] - middle) >= _WHOLE_MARGIN * gap
+            near = (cluster[0] - _WHOLE_REACH * gap <= features[index]
+                    <= cluster[-1] + _WHOLE_REACH * gap)
+            if past_middle and near:
+                looks[index] = side[index]
+        return looks
     return looks

@@ -12,10 +12,13 @@ plates of the same frame that were read, at the same places on the plate (in gri
 so the camera's slant is the same for all). Compression, gamma, a client's colours and
 the camera spoil every plate alike; a figure spoils one. Covered needs one of:
 
-* a run of the plate's frame (the purple octagon round the diamond) unlike every read
-  plate's frame there, as long as a leg or a stroke across it;
-* much of the diamond unlike both looks of the read plates (and not gold: gold clothes
-  are no proof of a body, nor of a plate, so they leave the plate unclear).
+* a run round the plate's frame (the purple octagon round the diamond), as long as a
+  leg or a stroke across it, in colours no read plate shows on its diamond or frame;
+* much of the diamond in such colours.
+
+Colours, not places, are compared: compression mixes a diamond with its frame alike on
+every plate but at places that differ with its blocks; a body brings colours of its own
+(skin, cloth, a shade of gold no diamond has).
 """
 
 from __future__ import annotations
@@ -37,14 +40,13 @@ class CoverParams:
     RING_RADII = (0.20, 0.235)
     #: places round the ring
     RING_PLACES = 24
-    #: a place unlike the read plates' frames: this many times their own spread there, and
-    #: at least FLOOR_LAB apart (Lab: 100 from black to white)
-    UNLIKE_SPREADS = 4.0
-    FLOOR_LAB = 12.0
-    #: a run of unlike places round the ring this long is a leg or a stroke across it
+    #: a run of places round the ring in foreign colours this long is a leg or a stroke
     RING_RUN = 4
-    #: this share of the diamond's sampled points unlike both looks (and not gold) is a body
-    DIAMOND_SHARE = 0.35
+    #: a colour this far (Lab: 100 from black to white) from every colour the read plates
+    #: show on their diamonds and frames is foreign ...
+    FOREIGN_LAB = 16.0
+    #: ... and this share of the diamond's sampled points in foreign colours is a body
+    DIAMOND_SHARE = 0.3
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -58,17 +60,6 @@ def _ring_offsets(params: type[CoverParams]) -> np.ndarray:
     angles = np.linspace(0.0, 2 * np.pi, params.RING_PLACES, endpoint=False)
     unit = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     return np.concatenate([unit * radius for radius in params.RING_RADII])
-
-
-def _unlike(samples: np.ndarray, references: np.ndarray, params: type[CoverParams]
-            ) -> np.ndarray:
-    """Per sample of the plates ``samples`` (plates, points, 3) in Lab: unlike the
-    ``references`` (read plates, points, 3) at the same point, by more than their own
-    spread there."""
-    middle = np.median(references, axis=0)  # (points, 3)
-    spread = np.median(np.linalg.norm(references - middle, axis=2), axis=0)
-    reach = np.maximum(params.UNLIKE_SPREADS * spread, params.FLOOR_LAB)
-    return np.linalg.norm(samples - middle, axis=2) > reach
 
 
 def _longest_run(flags: np.ndarray) -> int:
@@ -98,29 +89,21 @@ def covered(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]
     ring = _lab(pixels_at(bgr, geometry.sample_points(places, ring_offsets)))
     diamond = _lab(pixels_at(bgr, geometry.sample_points(places, SAMPLE_OFFSETS,
                                                           inside_diamond=True)))
-    diamond_bgr = pixels_at(bgr, geometry.sample_points(places, SAMPLE_OFFSETS,
-                                                        inside_diamond=True))
     known = len(read)
-    looks = np.array([read[i] for i in read])
-    # unlike the plates of either look (a lit diamond's glow reaches into its frame, and
-    # a blurred picture spreads it further): unlike both, where both were read
-    ring_unlike = np.ones((len(suspects), ring.shape[1]), bool)
-    diamond_unlike = np.ones((len(suspects), diamond.shape[1]), bool)
-    for look in (0, 1):
-        members = np.flatnonzero(looks == look)
-        if len(members) == 0:
-            continue
-        # one plate of a look: its own points (their spread counts as none)
-        chosen = np.repeat(members, 2) if len(members) == 1 else members
-        ring_unlike &= _unlike(ring[known:], ring[chosen], params)
-        diamond_unlike &= _unlike(diamond[known:], diamond[chosen], params)
+    # colour by colour: a colour no read plate shows anywhere on its diamond or frame
+    # (compression mixes a diamond with its frame alike on every plate, at places that
+    # differ with the blocks; a body brings colours of its own)
+    pool = np.concatenate([diamond[:known].reshape(-1, 3), ring[:known].reshape(-1, 3)])
+
+    def foreign(points: np.ndarray) -> np.ndarray:
+        distance = np.linalg.norm(points[:, :, None, :] - pool[None, None], axis=3)
+        return distance.min(axis=2) > params.FOREIGN_LAB
+
     rows = params.RING_PLACES
-    # a place round the ring is unlike when either radius there is
-    round_ring = ring_unlike.reshape(len(suspects), len(params.RING_RADII), rows).any(axis=1)
-    if len(set(looks.tolist())) < 2:
-        # one look read: a plate of the other look is unlike it all over; only colours no
-        # diamond has (nothing gold) tell a body then
-        diamond_unlike &= ~_gold_like(diamond_bgr[known:])
+    # a place round the ring is foreign when either radius there is
+    round_ring = foreign(ring[known:]).reshape(len(suspects), len(params.RING_RADII),
+                                               rows).any(axis=1)
+    diamond_unlike = foreign(diamond[known:])
     verdicts = {}
     for k, index in enumerate(suspects):
         verdicts[index] = bool(_longest_run(round_ring[k]) >= params.RING_RUN
@@ -128,8 +111,3 @@ def covered(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]
     return verdicts
 
 
-def _gold_like(bgr: np.ndarray) -> np.ndarray:
-    """Per pixel (..., 3 BGR): yellow to orange, red and green well above blue."""
-    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
-    top = np.maximum(r, g)
-    return ((top - b) / np.maximum(top, 1.0) >= 0.35) & (g >= 0.45 * r) & (g <= 1.25 * r)

@@ -60,6 +60,8 @@ _ERROR_WEIGHT = 5  # a hypothesis scores its diamonds less this many times its f
 _OUTLIER = 0.08  # a matched blob this far (of the spacing) from the fit is refitted without
 _HIDDEN_SHIFT = 0.02  # ... and so is one this far whose size is odd by this factor
 _ODD_SIZE = 1.3
+# ... or, for small blobs, 1 + this / sqrt(their median pixel area) (_usual_size)
+_AREA_NOISE = 3.5
 _PURPLE_MARGIN = 8.0  # frame purpleness above the floor's, in 8-bit levels
 _MIN_PURPLE_PLATES = 6
 _DARKER_FRAME = 0.06  # a plate frame is at least this much darker than the floor
@@ -81,6 +83,16 @@ _FRAMED_PLATES_BESIDE_BODIES = 7
 _FRAME_BAND = 0.115
 _THIN_FRAME_PX = 3.0
 EXACT_RING_FIT = 0.01
+#: A blob's centre is not placed closer than this (pixels, RMS) on a small diamond through
+#: compression or scaling, however exact the ring: an exact fit is asked no closer.
+CENTROID_NOISE_PX = 0.8
+
+
+def exact_fit_for(spacing: float) -> float:
+    """The fit error (of the spacing) an unframed ring of this spacing (pixels) must keep
+    to: :data:`EXACT_RING_FIT`, or the blobs' own noise on small plates
+    (:data:`CENTROID_NOISE_PX`), where 1% of the spacing is under a pixel."""
+    return max(EXACT_RING_FIT, CENTROID_NOISE_PX / max(spacing, 1.0))
 # a core whose quick fit (_quick_core_fits) is this far over the exact bar is not exact,
 # and one that puts every blob it left out this far inside _OUTLIER takes them back
 _QUICK_FIT_MARGIN = 1.25
@@ -352,7 +364,7 @@ def _checked_ring(bgr, blobs, homography, members, middle_blob, framed_needed
         return None  # a ninth plate in the middle: not the ToA ring
     if fit is None:
         fit = _labelled_fit(homography, blobs, members)
-    if unframed and fit.fit_error > EXACT_RING_FIT:
+    if unframed and fit.fit_error > exact_fit_for(fit.spacing):
         return None
     if framed_needed and not _framed_about(bgr, fit, framed_needed):
         return None
@@ -1807,7 +1819,8 @@ def _worst_covered(
     predicted = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
     residual = np.hypot(*(predicted - pts[nearest]).T)
     odd_size = ~_usual_size(areas[nearest], homography, ok)
-    covered = ok & (residual > _HIDDEN_SHIFT * spacing) & odd_size
+    # (off centre by more than a small blob's own noise: CENTROID_NOISE_PX)
+    covered = ok & (residual > max(_HIDDEN_SHIFT * spacing, CENTROID_NOISE_PX)) & odd_size
     if not covered.any():
         return -1
     return int(np.argmax(np.where(covered, residual, -1.0)))
@@ -1819,7 +1832,10 @@ def _usual_size(areas: np.ndarray, homography: np.ndarray, reference: np.ndarray
     view shows far diamonds smaller, which is no sign of cover."""
     on_floor = areas / _area_scale(homography, _RING)
     size = on_floor / _median(on_floor[reference])
-    return (size >= 1 / _ODD_SIZE) & (size <= _ODD_SIZE)
+    # a small blob's area is only as sure as its outline: a pixel of it either way is a
+    # share of the area that grows as the blob shrinks (compression moves more)
+    odd = max(_ODD_SIZE, 1.0 + _AREA_NOISE / math.sqrt(max(_median(areas[reference]), 1.0)))
+    return (size >= 1 / odd) & (size <= odd)
 
 
 def _area_scale(homography: np.ndarray, grid_points: np.ndarray) -> np.ndarray:

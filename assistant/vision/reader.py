@@ -853,9 +853,11 @@ def _read_cells(
     # decide on the cells still in view; a cell the decision finds covered (a figure over
     # part of it, colours of neither look) is set aside and the rest decided again
     decided: tuple[np.ndarray, Decision] | None = None  # the last decision made
-    # one plate more may be set aside while deciding: a plate with nothing over it is then
-    # read from its whole diamond (_unclear, below), and only what stays unread counts
-    cap = max_hidden + 1 if look is Look.TOA_PLATE else max_hidden
+    # ToA plates read by their contrast (no calibrated colours) may have more set aside
+    # while deciding, down to four to tell the looks by: a plate with nothing over it is
+    # then told from its whole diamond (_settle_unread), and only what stays unread counts
+    relaxed = look is Look.TOA_PLATE and refs is None
+    cap = max(max_hidden, len(cells) - 4) if relaxed else max_hidden
     while True:
         visible = np.array([i for i in range(len(cells)) if i not in hidden], np.intp)
         decision = classify(samples[visible], look, *(on_off or (None, None)),
@@ -880,6 +882,14 @@ def _read_cells(
             # its own (tiny plates at a steep camera: a median over fewer cells called
             # plain ones covered until one too many was hidden), and the frame went blank
             kept = None if decided is None else _without_doubted(*decided, visible)
+            if kept is None and relaxed:
+                # the sectors tell nothing: every plate in view is told by its whole
+                # diamond, or stays unread (_settle_unread)
+                note("read", "the plates' sectors tell no two looks: every plate in view "
+                     "to be told from its whole diamond")
+                hidden.extend(int(i) for i in visible)
+                decision = None
+                break
             if kept is None:
                 bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
                 return _abstain(
@@ -943,24 +953,17 @@ def _read_cells(
         return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
     lit = np.full(len(cells), -1, np.int64)
     confidence = np.zeros(len(cells))
-    lit[visible] = decision.lit
-    confidence[visible] = decision.confidence
-    unclear = _unclear(bgr, geometry, cells, hidden, outside, lit, look)
-    if unclear:
-        # nothing over them: told from their whole diamonds when that decides
-        plain = np.array([i for i in range(len(cells))
-                          if lit[i] >= 0 or cells[i] in unclear], np.intp)
-        told = read_whole(samples[plain], lit[plain])
-        for index, look_told in zip(plain, told, strict=True):
-            if lit[index] < 0 <= look_told:
-                lit[index], confidence[index] = look_told, WHOLE_CONFIDENCE
-                hidden.remove(int(index))
-                note("read", f"{_place(cells[index])} read from its whole diamond: "
-                     + ("lit" if look_told else "unlit"))
-    unclear = tuple(cell for cell in unclear if lit[cells.index(cell)] < 0)
+    if decision is not None:
+        lit[visible] = decision.lit
+        confidence[visible] = decision.confidence
+    unclear = _settle_unread(bgr, geometry, cells, samples, hidden, outside, lit,
+                             confidence, look)
     if len(hidden) > max_hidden:
-        return _abstain(_too_many_covered(cells, np.array(hidden), look, max_hidden), mode,
-                        found=True, geometry=geometry, tiles=pending_tiles())
+        kinds = np.array(hidden)
+        reason = (_too_many_unclear(cells, kinds, look, max_hidden)
+                  if all(cells[i] in unclear or i in outside for i in hidden)
+                  else _too_many_covered(cells, kinds, look, max_hidden))
+        return _abstain(reason, mode, found=True, geometry=geometry, tiles=pending_tiles())
     states = np.zeros((grid.rows, grid.cols), np.int64)
     for (r, c), value in zip(cells, lit, strict=True):
         states[r, c] = max(int(value), 0)
@@ -972,27 +975,54 @@ def _read_cells(
         for i, (r, c) in enumerate(cells)
     )
     hidden_cells = tuple(sorted(cells[i] for i in hidden))
+    method = "whole" if decision is None else decision.method
     return Reading(True, False, None, None if hidden else read, tiles, geometry.corners(),
-                   geometry, mode, decision.method, hidden=hidden_cells,
+                   geometry, mode, method, hidden=hidden_cells,
                    partial=read if hidden else None, cell_noun=_cell_name(look),
                    outside=tuple(sorted(cells[i] for i in outside)), unclear=unclear)
 
 
-def _unclear(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
-             hidden: list[int], outside: np.ndarray, lit: np.ndarray, look: Look
-             ) -> tuple[tuple[int, int], ...]:
-    """The cells set aside in view that show no sign of something standing on them
-    (:func:`assistant.vision.cover.covered`): unclear, not covered. Only ToA plates have
-    a frame and a diamond to tell a body by; a generic grid's cell set aside is covered."""
+def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                   samples: np.ndarray, hidden: list[int], outside: np.ndarray,
+                   lit: np.ndarray, confidence: np.ndarray, look: Look
+                   ) -> tuple[tuple[int, int], ...]:
+    """What the plates set aside in view are: covered (something stands on them, by
+    :func:`assistant.vision.cover.covered` against the plates read), or else told from
+    their whole diamonds (:func:`read_whole`; ``lit``, ``confidence`` and ``hidden``
+    updated), or unclear. Returns the unclear cells. Only ToA plates have a frame and a
+    diamond to tell a body by; a generic grid's cell set aside stays covered.
+
+    When no plate was read by its sectors, the plates told by their whole diamonds are
+    the ones the rest are compared with for a body."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
-    read = {i: int(lit[i]) for i in range(len(cells)) if lit[i] >= 0}
-    verdicts = covered(bgr, geometry, cells, suspects, read)
-    for index, body in verdicts.items():
-        note("cover", f"{_place(cells[index])} "
-             + ("covered: something stands on it" if body else "unclear: nothing over it"))
-    return tuple(sorted(cells[i] for i, body in verdicts.items() if not body))
+
+    def bodies(among: list[int]) -> set[int]:
+        read = {i: int(lit[i]) for i in range(len(cells)) if lit[i] >= 0}
+        verdicts = covered(bgr, geometry, cells, among, read)
+        return {index for index, body in verdicts.items() if body}
+
+    references = int((lit >= 0).sum())
+    under = bodies(suspects) if references >= 2 else set()
+    plain = np.array([i for i in range(len(cells))
+                      if lit[i] >= 0 or (i in suspects and i not in under)], np.intp)
+    told = read_whole(samples[plain], lit[plain])
+    for index, look_told in zip(plain, told, strict=True):
+        if lit[index] < 0 <= look_told:
+            lit[index], confidence[index] = look_told, WHOLE_CONFIDENCE
+            hidden.remove(int(index))
+            note("read", f"{_place(cells[index])} told from its whole diamond: "
+                 + ("lit" if look_told else "unlit"))
+    if references < 2:  # compared now with the plates the whole diamonds told
+        left = [i for i in suspects if lit[i] < 0]
+        under = bodies(left) if (lit >= 0).sum() >= 2 else set()
+    for index in suspects:
+        if lit[index] < 0:
+            note("cover", f"{_place(cells[index])} "
+                 + ("covered: something stands on it" if index in under
+                    else "unclear: nothing over it, its looks not told"))
+    return tuple(sorted(cells[i] for i in suspects if lit[i] < 0 and i not in under))
 
 
 def _place(cell: tuple[int, int]) -> str:
@@ -1135,6 +1165,14 @@ def _too_many_covered(cells: list[tuple[int, int]], covered: np.ndarray, look: L
     places = ", ".join(f"row {cells[i][0] + 1}, column {cells[i][1] + 1}" for i in covered)
     return (f"Too much of the puzzle is covered ({_cell_name(look).lower()}s at {places}); "
             f"at most {max_hidden} may be hidden.")
+
+
+def _too_many_unclear(cells: list[tuple[int, int]], unread: np.ndarray, look: Look,
+                      max_hidden: int = MAX_HIDDEN) -> str:
+    """More cells in view but not told lit from unlit than a reading may leave unread."""
+    places = ", ".join(f"row {cells[i][0] + 1}, column {cells[i][1] + 1}" for i in unread)
+    return (f"Can't tell lit from unlit on {_cell_name(look).lower()}s at {places} (too "
+            f"small or blurred); at most {max_hidden} may be left unread.")
 
 
 def _reason(decision: Decision, cells: list[tuple[int, int]], look: Look,
