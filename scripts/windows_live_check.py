@@ -71,7 +71,14 @@ def main(argv: list[str]) -> int:
             staged = shown + ".new"
             with open(frame, "rb") as source, open(staged, "wb") as target:
                 target.write(source.read())
-            os.replace(staged, shown)
+            for _ in range(200):  # Windows refuses while the stand-in has the file open
+                try:
+                    os.replace(staged, shown)
+                    break
+                except PermissionError:
+                    time.sleep(0.02)
+            else:
+                raise SystemExit(f"could not replace {shown}")
             deadline = time.monotonic() + 20
             while True:
                 grab = grabber.grab(window.rect)

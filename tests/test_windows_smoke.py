@@ -174,7 +174,9 @@ def test_version(player, bundle_before):
 def test_help_lists_the_same_commands_as_the_source(player, bundle_before):
     frozen, source = player.run("--help"), player.source("--help")
     assert frozen.returncode == 0, frozen.stderr
-    assert _text(frozen.stdout) == source.stdout
+    # the same words in the same order (Python 3.12's argparse pads its columns otherwise)
+    assert frozen.stdout.split() == source.stdout.split()
+    assert " solve " in frozen.stdout and " detect " in frozen.stdout
 
 
 def test_solve(player, bundle_before):
@@ -256,10 +258,10 @@ class StandIn:
     def close(self) -> None:
         self.control.write_text("close", encoding="ascii")
         try:
-            self.process.wait(30)
+            self.process.communicate(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            self.process.wait()
+            self.process.communicate()
 
 
 @pytest.mark.parametrize("dpi", [96, 144], ids=["scale-100", "scale-150"])
@@ -302,7 +304,9 @@ def test_live_path_on_a_win32_window(player, walk, dpi, bundle_before):
         assert marked > 0 and records[-1]["kind"] == "solved"
 
         # The executable: calibrate on the live window (pywinctl + mss in the bundle).
-        shutil.copy(raws[CLEAR_FRAME], stand_in.shown)
+        staged = stand_in.shown.with_suffix(".new")
+        shutil.copy(raws[CLEAR_FRAME], staged)
+        staged.replace(stand_in.shown)
         time.sleep(0.5)  # the stand-in repaints within 0.1 s
         profile = player.home / f"stand-in-{dpi}.json"
         calibrated = player.run("calibrate", "--window", "RuneLite", "--auto",
