@@ -124,7 +124,8 @@ def test_the_zip_reaches_dist_only_whole(tmp_path, monkeypatch):
     target = tmp_path / "dist" / wb.archive_name()
     wb.pack(folder, target, tmp_path)
     with zipfile.ZipFile(target) as archive:
-        assert sorted(n for n in archive.namelist() if not n.endswith("/")) == ["toa-assistant/_internal/python312.dll",
+        files = sorted(n for n in archive.namelist() if not n.endswith("/"))
+        assert files == ["toa-assistant/_internal/python312.dll",
                                               "toa-assistant/toa-assistant.exe"]
     target.unlink()
 
