@@ -126,7 +126,7 @@ def test_the_zip_reaches_dist_only_whole(tmp_path, monkeypatch):
     with zipfile.ZipFile(target) as archive:
         files = sorted(n for n in archive.namelist() if not n.endswith("/"))
         assert files == ["toa-assistant/_internal/python312.dll",
-                                              "toa-assistant/toa-assistant.exe"]
+                         "toa-assistant/toa-assistant.exe"]
     target.unlink()
 
     def broken_write(self, *args, **kwargs):
