@@ -470,8 +470,8 @@ def measure(dist: Path | None = None, work: Path | None = None, runs: int = 5) -
           f"{figures['download'] / 1e6:.1f} MB (what players download)")
     print(f"  size: {verdict} the 80 MB target")
     print(f"  --version under wine: median {figures['version']:.3f} s of {runs} (first "
-          f"{times[0]:.3f} s, with wine starting; max {max(times):.3f} s; no target: wine's "
-          "start-up is not Windows')")
+          f"{times[0]:.3f} s, with wine starting; max {max(times):.3f} s; no target: it "
+          "includes wine's own start-up)")
     return figures
 
 
