@@ -486,7 +486,7 @@ def relock(lock: Path = LOCK) -> None:
                                  "--no-deps", "--only-binary=:all:", *WHEEL_PLATFORM,
                                  "--dest", temp, *names], capture_output=True, text=True)
         if result.returncode != 0:
-            raise BuildError(_pip_failure(result.stderr, [Pin(n, "", ()) for n in names]))
+            raise BuildError(_pip_failure(result.stderr, []))
         digests = {_file_pin_name(p): sha256(p) for p in Path(temp).iterdir()}
     out = []
     for line in lines:
