@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from assistant.capture import Rect
 
-__all__ = ["GAP", "fits_beside", "overlap", "place_beside"]
+__all__ = ["GAP", "fits_beside", "overlap", "place_beside", "size_beside"]
 
 #: Pixels left between a new window and the game (and the assistant's windows) when
 #: there is room.
@@ -56,6 +56,37 @@ def fits_beside(area: Rect, keep_clear: Rect, size: tuple[int, int]) -> bool:
         or area.bottom - max(area.top, keep_clear.bottom) >= height
         or min(area.bottom, keep_clear.top) - area.top >= height
     )
+
+
+def size_beside(
+    area: Rect,
+    keep_clear: Rect,
+    size: tuple[int, int],
+    minimum: tuple[int, int],
+    gap: int = GAP,
+) -> tuple[int, int]:
+    """The size a resizable window should take to fit beside ``keep_clear``: ``size``
+    when it fits, else the largest size (by area) between ``minimum`` and ``size`` that
+    one of the four strips beside ``keep_clear`` holds (with the gap where it can), else
+    ``size`` (no room even for the minimum: :func:`place_beside` overlaps the least)."""
+    width, height = size
+    if fits_beside(area, keep_clear, size):
+        return size
+    strips = (
+        (area.right - max(area.left, keep_clear.right), area.height),
+        (min(area.right, keep_clear.left) - area.left, area.height),
+        (area.width, area.bottom - max(area.top, keep_clear.bottom)),
+        (area.width, min(area.bottom, keep_clear.top) - area.top),
+    )
+    best = None
+    for strip_width, strip_height in strips:
+        for spacing in (gap, 0):
+            fitted = (min(width, strip_width - spacing), min(height, strip_height - spacing))
+            if fitted[0] >= minimum[0] and fitted[1] >= minimum[1]:
+                if best is None or fitted[0] * fitted[1] > best[0] * best[1]:
+                    best = fitted
+                break
+    return size if best is None else best
 
 
 def place_beside(

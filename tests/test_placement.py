@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from assistant.capture import Rect
-from assistant.placement import fits_beside, overlap, place_beside
+from assistant.placement import fits_beside, overlap, place_beside, size_beside
 
 
 def free_positions(area: Rect, size, obstacles) -> list[tuple[int, int]]:
@@ -113,3 +113,31 @@ def test_the_demo_room_off_the_screen_s_right_edge_comes_back_on_it() -> None:
                 for px in range(0, 1600 - 902 + 1, 7) for py in range(0, 1000 - 645 + 1, 7))
     assert overlap(placed, control) <= least
     assert fits_beside(area, placed, (640, 480))  # room for the control window beside it
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    game=rects,
+    size=st.tuples(st.integers(300, 1500), st.integers(200, 1000)),
+    minimum=st.tuples(st.integers(100, 300), st.integers(100, 200)),
+)
+def test_a_resizable_window_shrinks_to_fit_beside_the_game(game, size, minimum) -> None:
+    area = Rect(0, 0, 1600, 1000)
+    fitted = size_beside(area, game, size, minimum)
+    if fitted != size:
+        assert minimum[0] <= fitted[0] <= size[0] and minimum[1] <= fitted[1] <= size[1]
+        assert fits_beside(area, game, fitted)
+        x, y = place_beside(area, game, fitted)
+        assert overlap(Rect(x, y, *fitted), game) == 0
+    elif not fits_beside(area, game, size):  # only when not even the minimum fits
+        assert not fits_beside(area, game, minimum)
+
+
+def test_the_calibration_window_beside_the_demo_room_on_a_small_screen() -> None:
+    """790 wide beside a 902-wide room on a 1600-wide screen: 690 are free on the right."""
+    area = Rect(0, 0, 1600, 1000)
+    room = Rect(0, 0, 902, 645)
+    fitted = size_beside(area, room, (790, 420), (620, 360))
+    assert fitted == (690, 420)
+    x, y = place_beside(area, room, fitted)
+    assert (x, y) == (910, 0) and overlap(Rect(x, y, *fitted), room) == 0
