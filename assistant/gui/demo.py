@@ -78,12 +78,11 @@ def new_seed() -> int:
 
 
 def demo_params(board: str | None = None, seed: int = 7) -> SceneParams:
-    """The demo's scene: a room in a game-like frame, a solvable random board by default.
+    """The demo's scene: a room in a game-like frame, a solvable random board with
+    something to step on by default.
     In walk mode the room replaces its fixed view with :func:`default_camera`."""
     if board is None:
-        board = random_solvable_board(
-            3, 3, present=toa_board("000/0#0/000").present, seed=seed
-        ).format()
+        board = _unsolved_board(seed)
     return SceneParams(
         seed=seed,
         board=board,
