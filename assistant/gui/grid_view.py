@@ -363,6 +363,9 @@ class GridScroll(QScrollArea):
         self.setWidget(content)
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
+        # the window's own background around the grids, as without a scroll area
+        self.viewport().setAutoFillBackground(False)
+        content.setAutoFillBackground(False)
 
     def sizeHint(self) -> QSize:
         content = self.widget()
@@ -390,6 +393,8 @@ def grow_to_show(window: QWidget, scroll: QScrollArea) -> None:
     need = content.minimumSizeHint().expandedTo(content.minimumSize())
     have = scroll.viewport().size()
     grow_w, grow_h = max(0, need.width() - have.width()), max(0, need.height() - have.height())
+    if not grow_w and not grow_h:
+        return  # the grid shows whole: the player's size stays
     screen = window.screen()
     if screen is None:
         return

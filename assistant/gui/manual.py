@@ -221,6 +221,7 @@ class ManualWindow(QMainWindow):
         grids.setColumnStretch(0, 1)
         grids.setColumnStretch(1, 1)
         grids.setRowStretch(1, 1)
+        grids.setContentsMargins(0, 0, 0, 0)
         holder = QWidget()
         holder.setLayout(grids)
         # cells never shrink below MIN_CELL: a big grid grows the window, then scrolls
