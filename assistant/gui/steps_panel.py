@@ -296,7 +296,9 @@ class StepsPanel(QWidget):
         top = float(_WIDTH)
         view = self._view
         for i, line in enumerate(self.text_lines()):
-            first_step = i == 1 and view is not None and view.toa and bool(view.lines)
+            # the first step stands out; an undecided answer's sentence is plain text
+            first_step = (i == 1 and view is not None and view.toa and bool(view.lines)
+                          and not view.dashed)
             font = self._bold if i == 0 or first_step else self._font
             painter.setFont(font)
             if view is not None and view.note and i == len(self.text_lines()) - 1:
