@@ -411,3 +411,17 @@ def test_the_window_grows_for_a_bigger_grid_but_stays_on_its_screen(qtbot, open_
     qtbot.wait(50)
     assert window.width() > width
     assert _on_screen(window)
+
+
+def test_a_window_opened_on_a_big_grid_fits_its_screen(qtbot) -> None:
+    """Opened without a size (as `toa-assistant manual --rows 60 --cols 80` does), the
+    window asks for the grids' room but never more than its screen holds."""
+    board = random_solvable_board(60, 80, seed=3)
+    window = ManualWindow(board, settings=Settings(), remember=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.wait(50)
+    area = window.screen().availableGeometry()
+    assert window.width() <= area.width() and window.height() <= area.height()
+    assert area.contains(window.frameGeometry())

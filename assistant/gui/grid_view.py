@@ -35,6 +35,7 @@ __all__ = [
     "GridScroll",
     "GridView",
     "cell_colours",
+    "fit_to_screen",
     "grow_to_show",
     "state_colour",
 ]
@@ -351,6 +352,20 @@ class GridView(CellGrid):
 
 #: The most of the screen's available area a grid asks for when its window opens.
 _SCREEN_SHARE = 0.85
+#: What a window manager's frame takes (width, height) before the frame is known: the
+#: borders and a title bar.
+FRAME_ALLOWANCE = (8, 36)
+
+
+def fit_to_screen(hint: QSize, widget: QWidget) -> QSize:
+    """``hint`` no larger than ``widget``'s screen's available area less a frame: a
+    window opens wholly on its screen whatever its grids ask for."""
+    screen = widget.screen()
+    if screen is None:
+        return hint
+    area = screen.availableGeometry()
+    return hint.boundedTo(QSize(area.width() - FRAME_ALLOWANCE[0],
+                                area.height() - FRAME_ALLOWANCE[1]))
 
 
 class GridScroll(QScrollArea):
@@ -401,6 +416,9 @@ def grow_to_show(window: QWidget, scroll: QScrollArea) -> None:
     area = screen.availableGeometry()
     frame, inner = window.frameGeometry(), window.geometry()
     extra_w, extra_h = frame.width() - inner.width(), frame.height() - inner.height()
+    if (extra_w, extra_h) == (0, 0) and window.isWindow() and not (
+            window.windowFlags() & Qt.WindowType.FramelessWindowHint):
+        extra_w, extra_h = FRAME_ALLOWANCE  # the window manager has not framed it yet
     width = min(window.width() + grow_w, area.width() - extra_w)
     height = min(window.height() + grow_h, area.height() - extra_h)
     if (width, height) != (window.width(), window.height()):

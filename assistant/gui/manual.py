@@ -48,6 +48,7 @@ from assistant.gui.grid_view import (
     ANSWER_UNSOLVABLE,
     GridScroll,
     GridView,
+    fit_to_screen,
     grow_to_show,
 )
 from assistant.gui.lightup_view import LightUpPage
@@ -427,6 +428,9 @@ class ManualWindow(QMainWindow):
         self._refresh()
         self.boardChanged.emit(self.model.board)
         self._request_solve()
+
+    def sizeHint(self):
+        return fit_to_screen(super().sizeHint(), self)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
