@@ -331,8 +331,9 @@ class ControlWindow(QMainWindow):
             self.start_overlay()
             return
         self.set_status(
-            f"Waiting for the game: no window titled {self._looked_for(self.title_pattern())} "
-            "is open. It starts by itself when the game opens; or try the demo room."
+            f"Waiting for the game: no window with {self._looked_for(self.title_pattern())} "
+            "in its title is open. Reading starts by itself when it opens; or try the demo "
+            "room."
         )
         self.demo_button.setText("No game window found: try the demo room")
 
