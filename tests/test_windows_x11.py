@@ -44,6 +44,7 @@ def probe(server, what: str, tmp_path: Path) -> dict:
 
 def test_windows_open_on_the_screen_and_beside_the_game(xserver, tmp_path) -> None:
     seen = probe(xserver, "placement", tmp_path)
+    assert "calibrate_message" not in seen, seen["calibrate_message"]
     screen = Rect(*seen["screen"])
     windows = {name: Rect(*seen[name])
                for name in ("control", "demo", "panel", "manual", "calibrate")}

@@ -42,23 +42,40 @@ def placement() -> dict:
     out = {"screen": [screen.x(), screen.y(), screen.width(), screen.height()],
            "control_before": frame(window)}
     window.open_demo()
-    settle(1500)  # the demo room is read: the panel then goes beside it
+    for _ in range(100):  # until the demo room is read (the panel then goes beside it)
+        settle(200)
+        if window.last_state is not None and window.last_state.kind == "steps":
+            break
     window.panel_toggle.setChecked(True)
     settle()
     window.open_manual()
     settle()
     out.update(control=frame(window), demo=frame(window.demo), panel=frame(window.steps_panel),
-               manual=frame(window.manual), state=window.last_state.kind)
+               manual=frame(window.manual),
+               state=None if window.last_state is None else window.last_state.kind)
 
     def look_at_calibration() -> None:
+        """Polled: the calibration window once it is up (or the sentence of a message
+        box instead), then closed so that its modal loop returns."""
+        modal = QApplication.activeModalWidget()
         dialogs = [w for w in QApplication.topLevelWidgets()
                    if w.isVisible() and w.windowTitle().startswith("Calibrate")]
-        out["calibrate"] = frame(dialogs[0]) if dialogs else None
-        for dialog in dialogs:
-            dialog.reject()
+        if dialogs:
+            out["calibrate"] = frame(dialogs[0])
+            dialogs[0].reject()
+        elif modal is not None:
+            out["calibrate_message"] = getattr(modal, "text", lambda: "?")()
+            modal.close()
+        else:
+            return
+        poll.stop()
 
-    QTimer.singleShot(1200, look_at_calibration)
+    poll = QTimer()
+    poll.setInterval(200)
+    poll.timeout.connect(look_at_calibration)
+    poll.start()
     window.open_calibration()  # modal: returns when the probe closes it
+    poll.stop()
     window.close()
     settle(300)
     return out
