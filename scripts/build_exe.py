@@ -3,6 +3,7 @@
     python scripts/build_exe.py               # dist/toa-assistant/ + dist/toa-assistant-*.tar.xz
     python scripts/build_exe.py --measure     # ... then print size, --version and start times
     python scripts/build_exe.py --measure-only          # measure the build already in dist/
+                                              # (and the Windows zip from make exe-windows)
     python scripts/build_exe.py --compare     # one-folder vs one-file, built and measured
 
 ``make exe`` and ``make bench-exe`` run the first two. Figures are printed, never asserted:
@@ -232,7 +233,25 @@ def main(argv: list[str] | None = None) -> int:
                       f"in {time.perf_counter() - started:.0f} s")
         if args.measure or args.measure_only or args.compare:
             measure(distpath, onefile=onefile, runs=args.runs, gui=not args.no_gui)
+    if args.measure_only and sys.platform.startswith("linux"):
+        measure_windows(args.distpath, args.runs)
     return 0
+
+
+def measure_windows(distpath: Path, runs: int) -> None:
+    """The Windows download built under wine (make exe-windows), when it is there: its
+    size and ``--version`` time under wine (scripts/build_windows.py)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import build_windows
+
+    archive = distpath / build_windows.archive_name()
+    if not archive.is_file():
+        print(f"windows: no {archive.name} in {distpath} (make exe-windows builds it)")
+        return
+    try:
+        build_windows.measure(distpath, runs=runs)
+    except build_windows.BuildError as error:
+        print(f"windows: not measured: {error}")
 
 
 if __name__ == "__main__":

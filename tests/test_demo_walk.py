@@ -315,3 +315,36 @@ def test_following_the_route_from_the_way_in_decides_steps_a_snap_could_explain(
                 room.walk_to(walked)
                 sequence.feed(room.scene.frame.copy())
         assert room.board == "111/1#1/111", board
+
+
+def test_new_puzzles_are_read_right_from_their_first_frame(qtbot) -> None:
+    """A new puzzle varies the room, the board and the camera (near the default view):
+    the assistant reads each right from the first frame, with nothing to guess."""
+    from assistant.capture import Rect
+    from assistant.gui.demo import demo_camera
+    from assistant.live import LiveLoop
+    from assistant.scene import screen_board
+
+    class NoWindows:
+        def unavailable(self):
+            return None
+
+        def windows(self):
+            return []
+
+        def update(self, window):
+            return None
+
+    room = DemoRoom(demo_params("111/0#0/110"), walk_speed=0)
+    qtbot.addWidget(room)
+    cameras = set()
+    for seed in range(1, 12):
+        board = room.new_puzzle(seed * 7919)
+        assert not toa_board(board).is_solved() and room.tile == ENTRANCE
+        cameras.add((round(room.camera.yaw_deg, 3), round(room.camera.pitch_deg, 3)))
+        assert room.camera == replace(demo_camera(seed * 7919), look_at=room.camera.look_at)
+        loop = LiveLoop(NoWindows(), None, "x")
+        state = loop.process(room.scene.frame, Rect(0, 0, *room.params.frame_size))
+        assert state.kind == "steps" and not state.hidden, (seed, state.status)
+        assert state.board.format() == screen_board(room.scene)
+    assert len(cameras) == 11

@@ -551,32 +551,6 @@ def test_the_overlay_is_left_out_of_captures_only_where_windows_can() -> None:
     assert len(user32.calls) == 1
 
 
-def test_the_status_line_says_a_plate_past_the_picture_s_edge_is_outside_it():
-    from types import SimpleNamespace
-
-    from assistant.live import _undecided_sentence
-    from assistant.puzzle import toa_board
-    from assistant.solver import solve
-
-    candidates = (toa_board("000/0#0/001"), toa_board("001/0#0/001"))
-    solutions = tuple(solve(board) for board in candidates)
-    inference = SimpleNamespace(undecided=((0, 2),))
-    for outside, words in (((), "is hidden (someone stands on it)"),
-                           (((0, 2),), "is outside the picture")):
-        reading = SimpleNamespace(cell_noun="Plate", outside=outside)
-        sentence = _undecided_sentence(reading, inference, candidates, solutions)
-        assert sentence.startswith(f"Plate at row 1, column 3 {words}; marked plates are")
-        assert "if unlit: step on" in sentence and "if lit: step on" in sentence
-    both = SimpleNamespace(undecided=((0, 2), (2, 2)))
-    reading = SimpleNamespace(cell_noun="Plate", outside=((0, 2),))
-    candidates = (toa_board("000/0#0/000"), toa_board("001/0#0/001"))
-    sentence = _undecided_sentence(reading, both, candidates,
-                                   tuple(solve(board) for board in candidates))
-    assert sentence.startswith("Plates at row 1, column 3 and row 3, column 3 are hidden "
-                               "(row 3, column 3: someone stands there; row 1, column 3: "
-                               "outside the picture)")
-
-
 def test_a_plate_just_above_another_hidden_one_of_its_view_is_behind_a_body() -> None:
     """The spot's samples (x, y, view, 0.3 of a spacing, moved): in a column of hidden
     plates of one view the lowest is where a body stands; the plates above it, up to

@@ -368,3 +368,60 @@ def test_a_long_message_does_not_move_the_board(qtbot, open_window) -> None:
     qtbot.wait(50)
     assert window.board_view.geometry() == before
     assert "long message" in window.message_label.toolTip()
+
+
+# -- big grids stay clickable -------------------------------------------------------------------
+def _on_screen(window: ManualWindow) -> bool:
+    area = window.screen().availableGeometry()
+    return area.contains(window.frameGeometry())
+
+
+@pytest.mark.parametrize("shape", [(12, 20), (40, 60)])
+def test_a_big_grid_keeps_cells_big_enough_to_click(qtbot, open_window, shape) -> None:
+    """A 12x20 board used to get 14-pixel cells in the window: cells are never smaller
+    than MIN_CELL now; the window grows (on its screen) and the grids scroll."""
+    from assistant.gui.grid_view import MIN_CELL
+
+    window = open_window(remember=False)
+    rows, cols = shape
+    window.set_grid(rows, cols, 2, 1)
+    wait_answer(qtbot, window)
+    qtbot.wait(50)  # the window grows after the layout took the new shape
+    for view in (window.board_view, window.answer_view):
+        cell = view.cell_rect(0, 0)
+        assert cell.width() >= MIN_CELL and cell.height() >= MIN_CELL
+    assert _on_screen(window)
+    scroll = window.grid_scroll
+    fits = scroll.widget().width() <= scroll.viewport().width() + 1
+    assert fits or scroll.horizontalScrollBar().maximum() > 0  # what does not fit scrolls
+    # the far corner is reachable and clickable
+    scroll.ensureWidgetVisible(window.board_view)
+    before = int(window.model.board.states[rows - 1, cols - 1])
+    click(qtbot, window.board_view, rows - 1, cols - 1)
+    assert int(window.model.board.states[rows - 1, cols - 1]) == 1 - before
+
+
+def test_the_window_grows_for_a_bigger_grid_but_stays_on_its_screen(qtbot, open_window) -> None:
+    window = open_window(remember=False)
+    window.resize(500, 400)
+    qtbot.wait(20)
+    width = window.width()
+    window.set_grid(12, 20, 2, 1)
+    wait_answer(qtbot, window)
+    qtbot.wait(50)
+    assert window.width() > width
+    assert _on_screen(window)
+
+
+def test_a_window_opened_on_a_big_grid_fits_its_screen(qtbot) -> None:
+    """Opened without a size (as `toa-assistant manual --rows 60 --cols 80` does), the
+    window asks for the grids' room but never more than its screen holds."""
+    board = random_solvable_board(60, 80, seed=3)
+    window = ManualWindow(board, settings=Settings(), remember=False)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.wait(50)
+    area = window.screen().availableGeometry()
+    assert window.width() <= area.width() and window.height() <= area.height()
+    assert area.contains(window.frameGeometry())

@@ -74,3 +74,37 @@ def test_route_and_steps_import_no_qt() -> None:
         "assert not [m for m in sys.modules if m.startswith('PyQt')], 'Qt imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_view_of_a_live_state_never_mixes_two_states() -> None:
+    """Heading, plates and text from one state: unknown plates unknown, a reading kept
+    while the puzzle is out of view says "Last read", stopped says stopped."""
+    from assistant.live import LiveState
+    from assistant.steps import steps_view_for_state, stopped_view
+
+    lit = toa_board("111/1#1/111")
+    solved = steps_view_for_state(
+        LiveState("solved", "All lit.", board=lit, presses=np.zeros((3, 3), np.int64)))
+    assert solved.status == "All plates lit." and not solved.hidden
+    away = steps_view_for_state(LiveState("no-puzzle", "Puzzle not in view."), solved)
+    assert away.stale and away.status == "Last read: all plates lit."
+    assert away.note == "Puzzle not in view." and away.board is lit
+    again = steps_view_for_state(LiveState("blank", "The game window is off the screen."), away)
+    assert again.status == "Last read: all plates lit." and again.note.endswith("screen.")
+    gone = steps_view_for_state(LiveState("no-window", "No game window."), solved)
+    assert gone.unknown and gone.status == "No game window." and not gone.lines
+    first = steps_view_for_state(LiveState("no-puzzle", "Looking for the puzzle…"))
+    assert first.unknown and first.status == "Looking for the puzzle…"  # nothing to keep
+    stopped = stopped_view(lit)
+    assert stopped.unknown and stopped.status == "Stopped." and stopped.presses is None
+    assert not stopped.order and not stopped.lines
+
+
+def test_a_reading_with_the_route_off_still_plans_the_walk() -> None:
+    from assistant.live import LiveState
+    from assistant.steps import steps_view_for_state
+
+    board = toa_board("111/0#0/110")
+    presses = solve(board).presses
+    view = steps_view_for_state(LiveState("steps", "…", board=board, presses=presses))
+    assert view.order == plan_route(presses, ENTRANCE).steps and view.path

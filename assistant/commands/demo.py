@@ -10,16 +10,24 @@ from assistant.errors import UserError, check_seconds
 
 NAME = "demo"
 HELP = (
-    "Open a stand-in puzzle room (click the floor to walk there; plates entered are stepped on) "
-    "with the assistant on it."
+    "Open a stand-in puzzle room with a new random puzzle (click the floor to walk there; "
+    "plates entered are stepped on; N for a new puzzle) with the assistant on it."
 )
+#: The room's look when a board is given without a seed (the end-to-end tests match the
+#: room on screen against this rendering).
+BOARD_SEED = 7
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--board", metavar="BOARD", help="starting plates, e.g. 111/0#0/110 (default: a random one)"
+        "--board", metavar="BOARD",
+        help="starting plates, e.g. 111/0#0/110 (default: a new random puzzle each start)",
     )
-    parser.add_argument("--seed", type=int, default=7, help="room look and random board seed")
+    parser.add_argument(
+        "--seed", type=int, default=None,
+        help="room look, random board and camera from this seed, the same each start "
+        f"(default: a new one each start; {BOARD_SEED} with --board)",
+    )
     parser.add_argument(
         "--title", metavar="TITLE", help="window title (default: ToA Light Assistant demo room)"
     )
@@ -80,24 +88,31 @@ def run(args: argparse.Namespace) -> int:
 
     if display_problem():
         raise UserError(display_problem())
-    from assistant.gui.application import application
-    from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
+    from assistant.gui.application import application, screen_area
+    from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_camera, demo_params, new_seed
     from assistant.gui.session import OverlaySession, exec_until_signalled
 
     app = application()
     title = args.title or DEMO_TITLE
     if not title.strip():
         raise UserError("The window title must not be empty.")
+    seed = args.seed
+    if seed is None:
+        seed = BOARD_SEED if args.board is not None else new_seed()
+    fresh = args.board is None and args.seed is None  # a new puzzle: the camera varies too
+    params = demo_params(args.board, seed)
     room = DemoRoom(
-        demo_params(args.board, args.seed),
+        params,
         title=title,
         classic=args.classic,
         team=args.team,
         crossing_steps=args.crossing_steps,
         walk_speed=args.walk_speed,
+        camera=demo_camera(seed if fresh and not args.classic else None, params.frame_size),
     )
     if args.json:
         room.stepped.connect(lambda board: _emit({"room": board, "tile": list(room.tile)}))
+        room.puzzle_changed.connect(lambda board: _emit({"new_puzzle": board}))
         room.arrived.connect(
             lambda tile: _emit(
                 {"arrived": list(tile), "room": room.board, **_on_screen(room)}
@@ -105,6 +120,12 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
+        room.puzzle_changed.connect(lambda board: print(f"new puzzle: {board}", flush=True))
+    area = screen_area(None, room)
+    width, height = room.params.frame_size
+    # wholly on the screen the room opens on: centred, or at its corner when too big
+    room.move(max(area.left, area.left + (area.width - width) // 2),
+              max(area.top, area.top + (area.height - height) // 2))
     room.show()
     if args.json:  # where the plates are once the window manager has placed the room
         from PyQt6.QtCore import QTimer
@@ -112,27 +133,41 @@ def run(args: argparse.Namespace) -> int:
         QTimer.singleShot(
             500,
             lambda: _emit(
-                {"view": list(room.tile), "room": room.board, **_on_screen(room)}
+                {"view": list(room.tile), "room": room.board, "seed": room.params.seed,
+                 **_on_screen(room)}
             ),
         )
-    session = None
+    sessions = []
     if not args.room_only:
         from assistant.gui.overlay import parse_colour
         from assistant.settings import load_settings
 
         settings, _ = load_settings()
-        session = OverlaySession(
-            f"^{re.escape(title)}$", fps=settings.fps, colour=parse_colour(settings.mark_color)
-        )
-        if args.json:
-            session.state_changed.connect(lambda state: _emit(_state_json(state)))
-        else:
-            session.state_changed.connect(lambda state: print(state.status, flush=True))
-        session.start()
+
+        def read_the_room() -> None:
+            """(Again, for a new puzzle: the last one's history would not explain it.)"""
+            overlay = None
+            if sessions:
+                old = sessions.pop()
+                old.stop()
+                overlay = old.overlay
+            session = OverlaySession(
+                f"^{re.escape(title)}$", fps=settings.fps,
+                colour=parse_colour(settings.mark_color), overlay=overlay,
+            )
+            if args.json:
+                session.state_changed.connect(lambda state: _emit(_state_json(state)))
+            else:
+                session.state_changed.connect(lambda state: print(state.status, flush=True))
+            session.start()
+            sessions.append(session)
+
+        read_the_room()
+        room.puzzle_changed.connect(lambda _board: read_the_room())
     try:
         exec_until_signalled(app, args.seconds)
     finally:
-        if session is not None:
+        for session in sessions:
             session.stop()
             session.overlay.close()
     return 0

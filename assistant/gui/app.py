@@ -10,8 +10,9 @@ to show): then it appears by itself and the status says why in one sentence.
 
 from __future__ import annotations
 
-import dataclasses
+import logging
 import re
+import secrets
 from pathlib import Path
 
 import numpy as np
@@ -32,33 +33,60 @@ from PyQt6.QtWidgets import (
 
 from assistant.capture import (
     Grabber,
+    Rect,
     WindowBackend,
     blank_frame_reason,
     default_backend,
     find_window,
     platform_problem,
 )
-from assistant.gui.application import application, place_beside
-from assistant.gui.demo import DEMO_TITLE, DemoRoom
+from assistant.gui.application import (
+    application,
+    frame_margins,
+    frame_size,
+    place_window,
+    screen_area,
+)
+from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
+from assistant.gui.own_windows import logical_rect, own_window_rects, rect
 from assistant.gui.session import OverlaySession
 from assistant.gui.steps_panel import StepsPanel
 from assistant.live import LiveState
+from assistant.masking import mask_frame
+from assistant.placement import fits_beside, overlap, place_beside
 from assistant.profile import Profile, load_profile
-from assistant.route import RouteError, is_toa_board, plan_route, start_tile
 from assistant.settings import Settings, config_dir, load_settings, save_settings
-from assistant.steps import StepsView, steps_view_from
+from assistant.steps import steps_view_for_state, stopped_view, unknown_view
 
-__all__ = ["APP_TITLE", "ControlWindow", "main", "overlay_platform_problem"]
+__all__ = [
+    "APP_TITLE",
+    "ControlWindow",
+    "main",
+    "overlay_platform_problem",
+    "titles_in_words",
+]
 
 APP_TITLE = "ToA Light Assistant"
+#: The manual window's title (assistant.gui.manual.WINDOW_TITLE, not imported here: the
+#: manual window loads on demand, so the control window opens fast).
+MANUAL_TITLE = "ToA Light Assistant — manual entry"
 OWN_TITLES = (
     APP_TITLE,
     OVERLAY_TITLE,
     "ToA Light Assistant settings",
     "Calibrate — ToA Light Assistant",
     "ToA steps",
+    MANUAL_TITLE,
 )
+#: How often (ms) the control window looks for the game window before it has found it.
+WATCH_MS = 1000
+STOPPED = (
+    "Stopped: nothing is read and no marks are drawn. Press Start overlay to read the "
+    "game again."
+)
+
+log = logging.getLogger(__name__)
 
 #: The fallback's sentences: why the steps panel appeared by itself.
 WAYLAND_FALLBACK = (
@@ -75,6 +103,16 @@ FAILED_FALLBACK = (
 )
 #: The live state's sentence for a game window that captures black.
 _BLACK = blank_frame_reason(np.zeros((4, 4, 3), np.uint8)) or ""
+
+
+def titles_in_words(pattern: str) -> str | None:
+    """The window titles a pattern of plain titles looks for, in words:
+    ``RuneLite|Old School RuneScape`` -> ``RuneLite or Old School RuneScape``; None when
+    the pattern is more than titles joined by ``|`` (it is then shown as it is)."""
+    parts = [part.strip() for part in pattern.split("|")]
+    if not all(parts) or any(re.escape(part).replace("\\ ", " ") != part for part in parts):
+        return None
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
 
 
 def overlay_platform_problem() -> str | None:
@@ -114,45 +152,61 @@ class ControlWindow(QMainWindow):
         self.overlay = Overlay(parse_colour(settings.mark_color))
         self.steps_panel = StepsPanel(position=settings.steps_panel_position)
         self.steps_panel.moved.connect(self._panel_moved)
-        self._panel_placed = settings.steps_panel_position is not None
+        self._panel_dragged = False  # moved by the player since the start: stays there
+        self._panel_shown_before = False
         self.fallback: str | None = None  # why the panel stands in for the overlay
         self.last_state: LiveState | None = None
         self.demo: DemoRoom | None = None
         self.manual = None
         self._before_demo: str | None = None  # the target text before the demo took it
+        self._watch = QTimer(self)  # looks for the game window until it opens
+        self._watch.setInterval(WATCH_MS)
+        self._watch.timeout.connect(self._look_for_game)
 
         self.target = QComboBox()
         self.target.setEditable(True)
-        self.target.setToolTip("A window title, or a pattern such as RuneLite|Old School RuneScape")
-        self.target.setMinimumWidth(320)
+        self.target.setMinimumWidth(300)
+        self.target.setToolTip(self._target_tip())
         self.refresh_windows()
-        self.target.setCurrentText(settings.window_title)
+        self.target.setCurrentText(self._default_target_text())
         refresh = QPushButton("Refresh")
+        refresh.setToolTip("List the open windows again")
         refresh.clicked.connect(self.refresh_windows)
-        self.status = QLabel("Press Start to read the game window.")
+        self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet("font-size: 15px; padding: 6px;")
+        self.status.setStyleSheet("font-size: 15px; padding: 4px 0;")
         self.notice = QLabel(notice or "")
         self.notice.setWordWrap(True)
         self.notice.setStyleSheet("color: #8a4b00;")
         self.notice.setVisible(bool(notice))
         self.profile_label = QLabel("Plates: found automatically (no calibration needed).")
+        self.profile_label.setStyleSheet("color: #555;")
         self.start_button = QPushButton("Start overlay")
+        self.start_button.setToolTip("Read the game window and mark the plates to step on")
         self.start_button.clicked.connect(self.toggle_overlay)
         self.calibrate_button = QPushButton("Calibrate…")
+        self.calibrate_button.setToolTip(
+            "Show the assistant where the plates are on a still picture of the game"
+        )
         self.calibrate_button.clicked.connect(self.open_calibration)
         self.load_button = QPushButton("Load profile…")
+        self.load_button.setToolTip("Use a calibration saved before")
         self.load_button.clicked.connect(self.load_profile_dialog)
         self.manual_button = QPushButton("Manual entry…")
+        self.manual_button.setToolTip("Click the plates in yourself and get the steps")
         self.manual_button.clicked.connect(self.open_manual)
         self.settings_button = QPushButton("Settings…")
         self.settings_button.clicked.connect(self.open_settings)
         self.demo_button = QPushButton("Try the demo room")
-        self.demo_button.setToolTip("A stand-in puzzle room: click plates to step on them.")
+        self.demo_button.setToolTip(
+            "A stand-in puzzle room with a new puzzle each time: click the floor to walk "
+            "there (plates you walk onto are stepped on), turn and zoom the camera with "
+            "the keys shown in it, and watch the assistant mark the plates."
+        )
         self.demo_button.clicked.connect(self.open_demo)
         self.panel_toggle = QCheckBox("Steps panel")
         self.panel_toggle.setToolTip(
-            "A small window with the board and the steps left, beside the overlay."
+            "A small window beside the game with the board and the steps left."
         )
         self.panel_toggle.setChecked(settings.show_steps_panel)
         self.panel_toggle.toggled.connect(self.set_steps_panel)
@@ -184,21 +238,24 @@ class ControlWindow(QMainWindow):
         body = QWidget()
         body.setLayout(layout)
         self.setCentralWidget(body)
-        self._fit()
+        self.set_status("Press Start overlay to read the game window.")
         self._update_panel_visibility()
 
     def _fit(self) -> None:
-        """Grow the window (never shrink it) so every wrapped line of the status and the
-        notice is shown: a QMainWindow does not follow its labels' height-for-width."""
+        """Size the window to its contents (before it is shown), and later grow it (never
+        shrink it) so every wrapped line of the status and the notice is shown: a
+        QMainWindow does not follow its labels' height-for-width."""
         body = self.centralWidget()
         if body is None:
             return
         body.layout().activate()
-        width = body.width() if self.isVisible() else max(body.sizeHint().width(), 520)
-        needed = body.layout().totalHeightForWidth(width)
-        if needed > body.height() or not self.isVisible():
-            extra = self.height() - body.height() if self.isVisible() else 0
-            self.resize(max(self.width(), width), max(self.height(), needed + extra))
+        if not self.isVisible():
+            width = max(body.sizeHint().width(), 520)
+            self.resize(width, body.layout().totalHeightForWidth(width))
+            return
+        needed = body.layout().totalHeightForWidth(body.width())
+        if needed > body.height():
+            self.resize(self.width(), self.height() - body.height() + needed)
 
     def set_status(self, text: str) -> None:
         self.status.setText(text)
@@ -209,25 +266,77 @@ class ControlWindow(QMainWindow):
         QTimer.singleShot(0, self._fit)  # narrower: the wrapped text needs more lines
 
     # -- windows ---------------------------------------------------------------------------
+    def _default_target_text(self) -> str:
+        """What the target box shows for the settings' pattern: its titles in words."""
+        return titles_in_words(self.settings.window_title) or self.settings.window_title
+
+    def _target_tip(self) -> str:
+        words = titles_in_words(self.settings.window_title)
+        looks_for = (f"the first window whose title contains {words}" if words
+                     else f"the first window whose title matches {self.settings.window_title}")
+        return (f"The assistant reads {looks_for}. Pick another window from the list, or "
+                "type part of its title.")
+
     def refresh_windows(self) -> None:
-        """List the open windows (ours excluded) in the target box, keeping its text."""
+        """List the open windows (ours excluded) in the target box, keeping its text; the
+        settings' titles in words come first."""
         text = self.target.currentText()
         self.target.clear()
+        self.target.addItem(self._default_target_text())
         problem = self.backend.unavailable()
         if problem:
             self.target.setToolTip(problem)
         else:
             titles = sorted({w.title for w in self.backend.windows() if w.title not in OWN_TITLES})
-            self.target.addItems(titles)
+            self.target.addItems([t for t in titles if t != self._default_target_text()])
         self.target.setCurrentText(text)
 
     def title_pattern(self) -> str:
-        """What to look for: a listed title matches itself exactly, anything else is a pattern."""
-        text = self.target.currentText().strip() or self.settings.window_title
-        listed = [self.target.itemText(i) for i in range(self.target.count())]
+        """What to look for: the settings' titles (shown in words) as their pattern, a
+        listed title exactly, anything typed as a pattern."""
+        text = self.target.currentText().strip()
+        if not text or text == self._default_target_text():
+            return self.settings.window_title
+        listed = [self.target.itemText(i) for i in range(1, self.target.count())]
         return f"^{re.escape(text)}$" if text in listed else text
 
+    def _looked_for(self, pattern: str) -> str:
+        """The pattern as the status says it: the titles in quotes, joined by "or"."""
+        if pattern == f"^{re.escape(self.target.currentText().strip())}$":
+            return f"“{self.target.currentText().strip()}”"
+        words = titles_in_words(pattern)
+        if words is None:
+            return f"“{pattern}”"
+        parts = [part.strip() for part in pattern.split("|")]
+        quoted = [f"“{part}”" for part in parts]
+        return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+
     # -- the live loop -----------------------------------------------------------------------
+    def watch_for_game(self) -> None:
+        """At launch: look for the game window once a second and start reading as soon as
+        it is open. Until then nothing runs (the button offers Start, not Stop)."""
+        if self.backend.unavailable():
+            self.start_overlay()  # nothing can run here: the loop says why in one sentence
+            return
+        self._watch.start()
+        self._look_for_game()
+
+    def _look_for_game(self) -> None:
+        if self.session is not None:
+            self._watch.stop()
+            return
+        window = find_window(self.title_pattern(), self.backend.windows(), exclude=OWN_TITLES)
+        if window is not None:
+            self._watch.stop()
+            self.start_overlay()
+            return
+        self.set_status(
+            f"Waiting for the game: no window with {self._looked_for(self.title_pattern())} "
+            "in its title is open. Reading starts by itself when it opens; or try the demo "
+            "room."
+        )
+        self.demo_button.setText("No game window found: try the demo room")
+
     def toggle_overlay(self) -> None:
         if self.session is None:
             self.start_overlay()
@@ -235,7 +344,8 @@ class ControlWindow(QMainWindow):
             self.stop_overlay()
 
     def start_overlay(self) -> None:
-        self.stop_overlay()
+        self._end_session()
+        self._watch.stop()
         objective = None if self.profile is not None else self.settings.toa_objective
         self.session = OverlaySession(
             self.title_pattern(),
@@ -253,8 +363,12 @@ class ControlWindow(QMainWindow):
         self.session.start()
         self.start_button.setText("Stop overlay")
         self.set_status("Looking for the game window…")
+        self.last_state = None
+        self.steps_panel.show_view(unknown_view("Looking for the game window…",
+                                                self._panel_board()))
 
-    def stop_overlay(self) -> None:
+    def _end_session(self) -> None:
+        """Stop reading and take the marks down (no word to the player)."""
         if self.session is not None:
             self.session.state_changed.disconnect(self.show_state)
             self.session.stop()
@@ -262,16 +376,26 @@ class ControlWindow(QMainWindow):
         self.overlay.hide()
         self.start_button.setText("Start overlay")
 
+    def stop_overlay(self) -> None:
+        """The player's Stop: nothing is read or drawn any more, and everything says so."""
+        self._end_session()
+        self._watch.stop()
+        self.fallback = None
+        self.last_state = None
+        self.set_status(STOPPED)
+        self.steps_panel.show_view(stopped_view(self._panel_board()))
+        self._update_panel_visibility()
+
     def show_state(self, state: LiveState) -> None:
         self.last_state = state
         status = state.status
         if self.session is not None:
-            # the player typed a title; the status names it, not the pattern made of it
+            # the status names what the player typed or the titles in words, not a pattern
             pattern = self.session.worker.title_pattern
-            status = status.replace(f"“{pattern}”", f"“{self._typed_title(pattern)}”")
+            status = status.replace(f"“{pattern}”", self._looked_for(pattern))
         self.set_status(status)
         if state.kind == "unsupported" and self.session is not None:
-            self.stop_overlay()  # nothing can run here: offer Start again, keep the reason
+            self._end_session()  # nothing can run here: offer Start again, keep the reason
             self.set_status(state.status)
         self._feed_panel(state)
         if self.fallback:
@@ -280,6 +404,60 @@ class ControlWindow(QMainWindow):
         self.demo_button.setText(
             "No game window found: try the demo room" if no_game else "Try the demo room"
         )
+        if state.window is not None:
+            self._keep_panel_off_the_game()
+
+    # -- where windows go --------------------------------------------------------------------
+    def game_rect(self) -> Rect | None:
+        """Where the game window is (logical pixels, its frame included), or None when it
+        is not known: the demo room while it stands in, else the window read last, else
+        the window the target box names."""
+        if self.demo is not None and self.demo.isVisible() \
+                and self.target.currentText() == DEMO_TITLE:
+            return rect(self.demo.frameGeometry())
+        area = self.last_state.window if self.last_state is not None else None
+        if area is None and not self.backend.unavailable():
+            window = find_window(self.title_pattern(), self.backend.windows(),
+                                 exclude=OWN_TITLES)
+            area = None if window is None else window.rect
+        if area is None:
+            return None
+        client = logical_rect(area)  # the client area: add the frame the game has
+        left, top, right, bottom = frame_margins(self)
+        return Rect(client.left - left, client.top - top, client.width + left + right,
+                    client.height + top + bottom)
+
+    def _own_rects(self, *skip: QWidget) -> list[Rect]:
+        """The assistant's visible windows (logical pixels) but ``skip``."""
+        windows = [self, self.steps_panel, self.demo, self.manual]
+        return [rect(w.frameGeometry()) for w in windows
+                if w is not None and w not in skip and w.isVisible()]
+
+    def place_new_window(self, window: QWidget) -> Rect:
+        """Put a window the assistant opens beside the game window, never over it, on
+        the game's screen and off the assistant's other windows where there is room
+        (beside this window when the game is not known)."""
+        game = self.game_rect()
+        keep_clear = game if game is not None else rect(self.frameGeometry())
+        avoid = [r for r in self._own_rects(window) if r != keep_clear]
+        return place_window(window, keep_clear, avoid, reference=self)
+
+    def _keep_panel_off_the_game(self) -> None:
+        """The game window became known or moved: a panel the player has not dragged
+        this time goes beside it if it lies over it (or off the screen)."""
+        panel = self.steps_panel
+        if not panel.isVisible() or self._panel_dragged:
+            return
+        game = self.game_rect()
+        if game is None:
+            return
+        here = rect(panel.frameGeometry())
+        area = screen_area(here, panel)
+        if overlap(here, game) == 0 and area.intersect(here) == here:
+            return
+        if overlap(here, game) and not fits_beside(area, game, (here.width, here.height)):
+            return  # no room beside the game anywhere: leave it where the player sees it
+        self.place_new_window(panel)
 
     # -- the steps panel ---------------------------------------------------------------------
     def set_steps_panel(self, show: bool) -> None:
@@ -293,20 +471,31 @@ class ControlWindow(QMainWindow):
 
     def _panel_moved(self, left: int, top: int) -> None:
         """The player dragged the panel: remember where, for the next start."""
-        self._panel_placed = True
+        self._panel_dragged = True
         if self.settings.steps_panel_position != (left, top):
             self.settings = self.settings.with_changes(steps_panel_position=(left, top))
             save_settings(self.settings, self.settings_file)
 
     def _update_panel_visibility(self) -> None:
         wanted = self.settings.show_steps_panel or self.fallback is not None
-        if wanted and not self.steps_panel.isVisible():
-            if not self._panel_placed:
-                place_beside(self.steps_panel, self)
-                self._panel_placed = True
-            self.steps_panel.show()
-        elif not wanted and self.steps_panel.isVisible():
-            self.steps_panel.hide()
+        panel = self.steps_panel
+        if wanted and not panel.isVisible():
+            saved = self.settings.steps_panel_position
+            if self._panel_dragged:
+                pass  # where the player put it this time
+            elif saved is not None and not self._panel_shown_before:
+                panel.move(*saved)
+                here = rect(panel.frameGeometry())
+                game = self.game_rect()
+                area = screen_area(here, self)
+                if area.intersect(here) != here or (game is not None and overlap(here, game)):
+                    self.place_new_window(panel)  # the game or the screen changed since
+            else:
+                self.place_new_window(panel)
+            self._panel_shown_before = True
+            panel.show()
+        elif not wanted and panel.isVisible():
+            panel.hide()
 
     def _fallback_reason(self, state: LiveState) -> str | None:
         """Why the overlay cannot be drawn for ``state``, as one sentence, else None."""
@@ -322,49 +511,58 @@ class ControlWindow(QMainWindow):
         return None
 
     def _feed_panel(self, state: LiveState) -> None:
-        """Show ``state`` on the panel (the last board stays when there is none now) and
-        show or hide the panel as the option and the fallback say."""
+        """Show ``state`` on the panel and show or hide the panel as the option and the
+        fallback say. Heading, squares and text all come from ``state``."""
         self.fallback = self._fallback_reason(state)
-        view = self._panel_view(state)
-        if view is not None:
-            self.steps_panel.show_view(view)
+        self.steps_panel.show_view(steps_view_for_state(
+            state, self.steps_panel.view(), crossing_steps=self.settings.crossing_steps))
         self._update_panel_visibility()
 
-    def _panel_view(self, state: LiveState) -> StepsView | None:
-        board = state.board
-        if board is None:
-            previous = self.steps_panel.view()
-            if previous is None or state.kind not in ("blank", "uncertain", "no-puzzle"):
-                return None
-            return dataclasses.replace(previous, note=state.status)
-        route = state.route
-        if route is None and state.presses is not None and is_toa_board(board):
-            try:  # the route is off on the overlay; the panel still says how to walk
-                route = plan_route(state.presses, start_tile(state.player),
-                                   crossing_steps=self.settings.crossing_steps)
-            except RouteError:
-                route = None
-        reason = state.status if state.presses is None else None
-        return steps_view_from(board, state.presses, state.player, route,
-                               hidden=[c for c in state.hidden if c not in state.inferred],
-                               reason=reason)
-
-    def _typed_title(self, pattern: str) -> str:
-        text = self.target.currentText().strip() or self.settings.window_title
-        return text if pattern == f"^{re.escape(text)}$" else pattern
+    def _panel_board(self):
+        """The board shape the panel shows (for unknown plates), if it showed one."""
+        view = self.steps_panel.view()
+        return None if view is None else view.board
 
     # -- other windows -----------------------------------------------------------------------
     def open_demo(self) -> None:
+        """Open the demo room with a new puzzle (each time it opens) and read it."""
         if self.demo is None:
-            self.demo = DemoRoom(crossing_steps=self.settings.crossing_steps)
+            self.demo = DemoRoom(demo_params(seed=secrets.randbelow(2**31)),
+                                 crossing_steps=self.settings.crossing_steps)
             self.demo.installEventFilter(self)
-            place_beside(self.demo, self)
+            self.demo.puzzle_changed.connect(self._demo_new_puzzle)
+        elif not self.demo.isVisible():
+            self.demo.new_puzzle()
+        if not self.demo.isVisible():
+            self._place_demo()
         if self.target.currentText() != DEMO_TITLE:
             self._before_demo = self.target.currentText()
         self.demo.show()
         self.demo.raise_()
         self.target.setCurrentText(DEMO_TITLE)
         self.start_overlay()
+
+    def _place_demo(self) -> None:
+        """The demo room stands in for the game: on this window's screen, beside this
+        window; where the screen has no room beside it, the room goes to the screen's
+        corner and this window beside the room."""
+        demo = self.demo
+        control = rect(self.frameGeometry())
+        area = screen_area(control, self)
+        size = frame_size(demo, self)
+        if fits_beside(area, control, size):
+            place_window(demo, control, [], reference=self)
+            return
+        demo.move(area.left, area.top)
+        room = Rect(area.left, area.top, *size)
+        x, y = place_beside(area, room, (control.width, control.height))
+        self.move(x, y)
+
+    def _demo_new_puzzle(self) -> None:
+        """A new puzzle in the demo room: read it afresh (the history of the last one
+        would not explain the new board)."""
+        if self.session is not None and self.target.currentText() == DEMO_TITLE:
+            self.start_overlay()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.demo and event.type() == QEvent.Type.Close:
@@ -375,9 +573,13 @@ class ControlWindow(QMainWindow):
         """The demo room closed: stop reading it and give the target box back."""
         if self.target.currentText() != DEMO_TITLE:
             return
-        self.stop_overlay()
-        self.target.setCurrentText(self._before_demo or self.settings.window_title)
-        self.set_status("The demo room is closed. Press Start to read the game window.")
+        self._end_session()
+        self.fallback = None
+        self.last_state = None
+        self.target.setCurrentText(self._before_demo or self._default_target_text())
+        self.set_status("The demo room is closed. Press Start overlay to read the game window.")
+        self.steps_panel.show_view(unknown_view("The demo room is closed.", self._panel_board()))
+        self._update_panel_visibility()
 
     def open_manual(self) -> None:
         from assistant.gui.manual import ManualWindow
@@ -396,7 +598,7 @@ class ControlWindow(QMainWindow):
         self.manual = ManualWindow(board, self.settings, self, settings_file=self.settings_file)
         self.manual.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.manual.destroyed.connect(self._manual_closed)
-        place_beside(self.manual, self)
+        self.place_new_window(self.manual)
         self.manual.show()
 
     def _manual_closed(self) -> None:
@@ -411,24 +613,41 @@ class ControlWindow(QMainWindow):
 
     def apply_settings(self, settings: Settings) -> None:
         """Use and save new settings; a running overlay restarts with them."""
+        typed = self.target.currentText()
+        shown_default = typed == self._default_target_text()
         self.settings = settings
         save_settings(settings, self.settings_file)
         self.overlay.set_colour(parse_colour(settings.mark_color))
+        self.target.setToolTip(self._target_tip())
+        self.refresh_windows()
+        if shown_default:
+            self.target.setCurrentText(self._default_target_text())
         if self.session is not None:
             self.start_overlay()
 
     def capture_target(self):
-        """One frame of the target window, or a sentence why not."""
+        """One frame of the target window with the assistant's own windows painted over
+        (never part of what it reads), or a sentence why not."""
         problem = self.backend.unavailable()
         if problem:
             return None, problem
-        window = find_window(self.title_pattern(), self.backend.windows(), exclude=OWN_TITLES)
+        pattern = self.title_pattern()
+        window = find_window(pattern, self.backend.windows(), exclude=OWN_TITLES)
         if window is None:
-            return None, f"No window title matches {self.target.currentText()!r}."
+            return None, (f"No game window is open: no window title matches "
+                          f"{self._looked_for(pattern)}.")
         if window.minimized:
             return None, "The game window is minimized: restore it first."
         with Grabber() as grabber:
-            return grabber.grab(window.rect), None
+            try:
+                if window.rect.intersect(grabber.desktop()) != window.rect:
+                    return None, ("Part of the game window is off the screen: move it wholly "
+                                  "onto the screen, then calibrate.")
+                frame = grabber.grab(window.rect)
+            except Exception:  # mss raises its own errors: one sentence, keep going
+                log.warning("calibration grab failed", exc_info=True)
+                return None, "The screen could not be captured just now: try again."
+        return mask_frame(frame, window.rect, own_window_rects(pattern, OWN_TITLES)), None
 
     def open_calibration(self) -> None:
         from assistant.gui.calibrate import CalibrationWindow
@@ -449,7 +668,7 @@ class ControlWindow(QMainWindow):
             frame[..., :3].copy(), self.target.currentText(), config_dir() / "profiles", self
         )
         dialog.saved.connect(self.use_profile)
-        place_beside(dialog, self)
+        self.place_new_window(dialog)
         dialog.exec()
 
     def load_profile_dialog(self) -> None:
@@ -475,7 +694,8 @@ class ControlWindow(QMainWindow):
             self.start_overlay()
 
     def closeEvent(self, event) -> None:
-        self.stop_overlay()
+        self._end_session()
+        self._watch.stop()
         self.overlay.close()
         self.steps_panel.close()
         if self.demo is not None:
@@ -484,9 +704,9 @@ class ControlWindow(QMainWindow):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the control window and begin reading at once."""
+    """Start the control window; it begins reading as soon as the game window is open."""
     app = application(argv)
     window = ControlWindow()
     window.show()
-    window.start_overlay()
+    window.watch_for_game()
     return app.exec()

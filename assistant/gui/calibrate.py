@@ -37,7 +37,7 @@ from assistant.calibrate import (
 )
 from assistant.profile import GridSpec, Profile, save_profile
 
-__all__ = ["CORNER_PROMPTS", "CalibrationWindow", "FrameView"]
+__all__ = ["CORNER_PROMPTS", "CalibrationWindow", "FrameView", "reading_text"]
 
 CORNER_PROMPTS = (
     "Click the centre of the top-left cell.",
@@ -66,7 +66,7 @@ class FrameView(QWidget):
         self.cell_states: list[tuple[float, float, bool | None]] = []
         self._cursor: QPointF | None = None
         self.setMouseTracking(True)
-        self.setMinimumSize(480, 320)
+        self.setMinimumSize(320, 220)  # fits beside the game on a small screen
         self.setCursor(Qt.CursorShape.CrossCursor)
 
     def _scale(self) -> tuple[float, float, float]:
@@ -323,12 +323,7 @@ class CalibrationWindow(QDialog):
         self.view.cell_states = [
             (*geometry.cell_centre(r, c), lit.get((r, c))) for r, c in grid.cells
         ]
-        reading = self.draft.reading
-        text = (
-            f"Reads {reading.board.format()}."
-            if reading.board is not None
-            else f"Cannot read it yet: {reading.reason}"
-        )
+        text = reading_text(self.draft.reading)
         if self._on is not None or self._off is not None:
             text += f" Lit looks {_hex(self._on)}, unlit looks {_hex(self._off)}."
         self.reading.setText(text)
@@ -356,8 +351,12 @@ class CalibrationWindow(QDialog):
         if path:
             try:
                 self.save_to(path)
-            except (CalibrationError, OSError) as error:
+            except CalibrationError as error:
                 self.reading.setText(str(error))
+                return
+            except OSError as error:
+                why = error.strerror or "the system refused"
+                self.reading.setText(f"Could not save the profile as {path}: {why}.")
                 return
             self.accept()
 
@@ -370,7 +369,21 @@ def _spin(low: int, high: int, value: int) -> QSpinBox:
 
 
 def _hex(colour: tuple[int, int, int] | None) -> str:
-    return "unknown" if colour is None else "#{:02X}{:02X}{:02X}".format(*colour)
+    return "not shown yet" if colour is None else "#{:02X}{:02X}{:02X}".format(*colour)
+
+
+def reading_text(reading) -> str:
+    """What the calibration window says of a reading, in words: never ``None`` or a
+    raw field (a reading with a plate someone stands on has no board and no reason)."""
+    if reading.board is not None:
+        return f"Reads {reading.board.format()}."
+    if reading.note:
+        return (f"Reads {reading.board_text}. {reading.note} The grid is placed, so the "
+                "profile can be saved; the assistant reads that plate once it shows.")
+    if reading.reason:
+        return f"Cannot read it yet: {reading.reason}"
+    return ("Cannot read the plates yet: check that the four corners sit on the centres of "
+            "the corner cells.")
 
 
 def _nearest_cell(geometry, x: float, y: float) -> tuple[int, int] | None:

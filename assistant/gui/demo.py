@@ -8,7 +8,9 @@ Two modes (docs/adr/0005-demo-room-is-the-stand-in.md):
   enters at the entrance; a click on any floor tile walks it there tile by tile under the
   pathing model of :mod:`assistant.route`, stepping on every plate it enters (unless the
   crossing rule is off); the camera follows the player and the keys turn, pitch and zoom
-  it, so the reader sees hidden plates, panning and turning as in a real session.
+  it, so the reader sees hidden plates, panning and turning as in a real session. The
+  keys are listed in the room's chat box, and N (or the "New puzzle" button there)
+  starts a new random puzzle with the player back at the entrance.
 * **classic**: the fixed view of the room without a player, where a click on a plate
   steps on it. The end-to-end tests of the overlay's pixels, ``bench-live`` and the soak
   test need a room that only changes when a plate toggles, so it stays.
@@ -17,12 +19,13 @@ Two modes (docs/adr/0005-demo-room-is-the-stand-in.md):
 from __future__ import annotations
 
 import math
+import secrets
 from dataclasses import replace
 
 import numpy as np
-from PyQt6.QtCore import QPointF, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QImage, QPainter
-from PyQt6.QtWidgets import QWidget
+from PyQt6.QtCore import QPointF, QRectF, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QColor, QFont, QImage, QPainter
+from PyQt6.QtWidgets import QPushButton, QWidget
 
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.route import ENTRANCE, PLATE_TILES, Tile, on_floor, tile_plate, tiles_crossed
@@ -32,12 +35,15 @@ from assistant.solver import random_solvable_board
 
 __all__ = [
     "DEMO_TITLE",
+    "KEYS_HELP",
     "MAX_TEAM",
     "PITCH_RANGE",
     "SPACING_RANGE",
     "DemoRoom",
     "default_camera",
+    "demo_camera",
     "demo_params",
+    "new_seed",
     "walk_tiles",
 ]
 
@@ -53,15 +59,30 @@ ON_PLATE_CHANCE = 0.3
 YAW_STEP = 15.0
 PITCH_STEP = 5.0
 ZOOM_STEP = 1.15
+#: What the walk-through's chat box says: how to play it (one line each).
+KEYS_HELP = (
+    "Click the floor: walk there (every plate you walk onto is stepped on).",
+    "Left/Right: turn · Q/E: quarter turn · Up/Down: tilt · +/− or wheel: zoom",
+    "N or the button: a new puzzle.",
+)
+#: The chat box of the room's client (SceneParams.ui): left of x = 76% of the width and
+#: below y = 76% of the height.
+_UI_SPLIT = 0.76
+_CHAT_COLOUR = QColor(196, 178, 150)
+_CHAT_INK = QColor(20, 20, 20)
+
+
+def new_seed() -> int:
+    """A seed for a new random puzzle (room, board and camera)."""
+    return secrets.randbelow(2**31)
 
 
 def demo_params(board: str | None = None, seed: int = 7) -> SceneParams:
-    """The demo's scene: a room in a game-like frame, a solvable random board by default.
+    """The demo's scene: a room in a game-like frame, a solvable random board with
+    something to step on by default.
     In walk mode the room replaces its fixed view with :func:`default_camera`."""
     if board is None:
-        board = random_solvable_board(
-            3, 3, present=toa_board("000/0#0/000").present, seed=seed
-        ).format()
+        board = _unsolved_board(seed)
     return SceneParams(
         seed=seed,
         board=board,
@@ -93,6 +114,33 @@ def default_camera(frame_size: tuple[int, int] = (900, 620)) -> Camera:
     )
 
 
+def demo_camera(seed: int | None, frame_size: tuple[int, int] = (900, 620)) -> Camera:
+    """:func:`default_camera` (``seed`` None), or a camera a little off it for a new
+    puzzle: turned up to 8° either way, 30-40° from straight down, plates 64-76 px apart.
+    Kept near the default view for the reasons it gives (the player at the way in hides
+    no plate; the statue is in view)."""
+    camera = default_camera(frame_size)
+    if seed is None:
+        return camera
+    rng = np.random.default_rng([seed, 23])
+    return replace(
+        camera,
+        yaw_deg=(camera.yaw_deg + rng.uniform(-8.0, 8.0)) % 360,
+        pitch_deg=float(rng.uniform(30.0, 40.0)),
+        spacing_px=float(rng.uniform(64.0, 76.0)),
+    )
+
+
+def _unsolved_board(seed: int) -> str:
+    """A random solvable ToA board with at least one plate to step on."""
+    present = toa_board("000/0#0/000").present
+    rng = np.random.default_rng(seed)
+    while True:
+        board = random_solvable_board(3, 3, present=present, seed=rng)
+        if not board.is_solved():
+            return board.format()
+
+
 def walk_tiles(a: Tile, b: Tile) -> tuple[Tile, ...]:
     """The tiles a click on ``b`` walks through from ``a``, in order (``b`` included).
 
@@ -119,7 +167,9 @@ class DemoRoom(QWidget):
     Keys: Left/Right turn 15°, Q/E or PageUp/PageDown a quarter turn (snapped to the
     room's axes), Up/Down pitch (Up towards straight down) within :data:`PITCH_RANGE`,
     +/− or the wheel zoom. ``team`` (0-3) team-mates wait on random tiles, sometimes on a
-    plate. Everything random comes from ``params.seed``.
+    plate. Everything random comes from ``params.seed``. N or the "New puzzle" button
+    (:meth:`new_puzzle`) starts a new random puzzle; the keys are listed in the room's
+    chat box.
 
     Classic mode: the fixed view of ``params``; a click on a plate steps on it.
     """
@@ -127,6 +177,7 @@ class DemoRoom(QWidget):
     stepped = pyqtSignal(str)  # the room's board after a step
     moved = pyqtSignal(object)  # the player's tile (x, y) after each tile walked, drawn
     arrived = pyqtSignal(object)  # the player's tile (x, y) when a walk ends
+    puzzle_changed = pyqtSignal(str)  # the new board after new_puzzle()
 
     def __init__(
         self,
@@ -150,22 +201,52 @@ class DemoRoom(QWidget):
         self.classic = classic
         self.crossing_steps = crossing_steps
         self.walk_speed = float(walk_speed)
+        self.team_size = 0 if classic else team
+        self._timer = QTimer(self)
+        self._timer.setInterval(max(1, round(self.walk_speed * 1000)))
+        self._timer.timeout.connect(self._advance)
+        self._start(camera or default_camera(self.params.frame_size))
+        width, height = self.params.frame_size
+        self.setFixedSize(width, height)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.new_button = QPushButton("New puzzle", self)
+        self.new_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay the room's
+        self.new_button.setCursor(Qt.CursorShape.ArrowCursor)
+        self.new_button.setToolTip("A new random puzzle, the player back at the way in (N)")
+        self.new_button.clicked.connect(self._new_puzzle_clicked)
+        self.new_button.adjustSize()
+        chat_right, bottom = int(width * _UI_SPLIT), height
+        self.new_button.move(chat_right - self.new_button.width() - 8,
+                             bottom - self.new_button.height() - 8)
+        self.new_button.setVisible(not classic)  # classic: N only (see help_lines)
+
+    def _start(self, camera: Camera) -> None:
+        """The player (and team) at the start of ``self.params``'s puzzle."""
+        self._timer.stop()
         self.tile: Tile = ENTRANCE
         self._path: list[Tile] = []
         self._stride = 0.0
         rng = np.random.default_rng([self.params.seed, 11])
         self._player = random_figure(rng, _grid(ENTRANCE), facing_deg=-90.0)
-        self.team: tuple[Figure, ...] = () if classic else _team(rng, team)
-        self.camera = camera or default_camera(self.params.frame_size)
-        self._timer = QTimer(self)
-        self._timer.setInterval(max(1, round(self.walk_speed * 1000)))
-        self._timer.timeout.connect(self._advance)
+        self.team: tuple[Figure, ...] = () if self.classic else _team(rng, self.team_size)
+        self.camera = camera
         self.scene: Scene = self._render()
         self._image = _to_qimage(self.scene.frame)
-        width, height = self.params.frame_size
-        self.setFixedSize(width, height)
-        self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+    def _new_puzzle_clicked(self) -> None:
+        self.new_puzzle()
+
+    def new_puzzle(self, seed: int | None = None) -> str:
+        """A new random puzzle (``seed``: a given one): a new room, board (never already
+        solved) and camera near the default, the player back at the way in; emits
+        ``puzzle_changed`` and returns the board."""
+        seed = new_seed() if seed is None else int(seed)
+        self.params = replace(self.params, seed=seed, board=_unsolved_board(seed))
+        self._start(demo_camera(None if self.classic else seed, self.params.frame_size))
+        self.update()
+        self.puzzle_changed.emit(self.board)
+        return self.board
 
     # -- state ------------------------------------------------------------------------------
     @property
@@ -310,6 +391,9 @@ class DemoRoom(QWidget):
             self.walk_to(tile)
 
     def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_N:
+            self.new_puzzle()
+            return
         if self.classic:
             super().keyPressEvent(event)
             return
@@ -346,10 +430,36 @@ class DemoRoom(QWidget):
             if cam != self.camera:
                 self.set_camera(cam)
 
+    def help_lines(self) -> tuple[str, ...]:
+        """What the chat box says: the keys (none in classic mode, whose picture stays
+        exactly the rendered frame: the end-to-end tests compare the screen with it)."""
+        return () if self.classic else KEYS_HELP
+
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
         painter.drawImage(0, 0, self._image)
+        self._paint_help(painter)
         painter.end()
+
+    def _paint_help(self, painter: QPainter) -> None:
+        """The keys, in the chat box (where the game writes its messages; the reader
+        never looks there), over the rendered chat's lines."""
+        if not self.help_lines():
+            return
+        width, height = self.params.frame_size
+        chat = QRectF(0, int(height * _UI_SPLIT), int(width * _UI_SPLIT),
+                      height - int(height * _UI_SPLIT))
+        painter.fillRect(chat, _CHAT_COLOUR)
+        font = QFont(self.font())
+        font.setPixelSize(13)
+        painter.setFont(font)
+        painter.setPen(_CHAT_INK)
+        line = painter.fontMetrics().lineSpacing() + 2
+        for i, text in enumerate(self.help_lines()):
+            painter.drawText(QRectF(chat.left() + 10, chat.top() + 8 + i * line,
+                                    chat.width() - 20, line),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             text)
 
 
 def _grid(tile: Tile | tuple[float, float]) -> tuple[float, float]:

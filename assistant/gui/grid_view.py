@@ -21,18 +21,22 @@ from PyQt6.QtGui import (
     QPaintEvent,
     QPen,
 )
-from PyQt6.QtWidgets import QSizePolicy, QWidget
+from PyQt6.QtWidgets import QFrame, QScrollArea, QSizePolicy, QWidget
 
 __all__ = [
     "ANSWER_HIDDEN",
     "ANSWER_PRESSES",
     "ANSWER_UNSOLVABLE",
     "BACKGROUND",
+    "MIN_CELL",
     "PRESS_COLOUR",
     "UNSOLVABLE_COLOUR",
     "CellGrid",
+    "GridScroll",
     "GridView",
     "cell_colours",
+    "fit_to_screen",
+    "grow_to_show",
     "state_colour",
 ]
 
@@ -63,6 +67,10 @@ _MINUS = frozenset({Qt.Key.Key_Backspace, Qt.Key.Key_Minus})
 
 #: Smallest cell (in logical pixels) that gets a number drawn in it.
 _TEXT_MIN_CELL = 14.0
+#: Smallest cell a grid is drawn with (logical pixels): a target a pointer hits without
+#: care (WCAG 2.2's minimum target size is 24 by 24). A grid that needs more room than
+#: the window has scrolls (the windows put their grids in a scroll area).
+MIN_CELL = 24
 
 
 def state_colour(state: int, k: int) -> QColor:
@@ -118,6 +126,8 @@ class CellGrid(QWidget):
     def _set_shape(self, shape: tuple[int, int]) -> None:
         if tuple(shape) != self._shape:
             self._shape = (int(shape[0]), int(shape[1]))
+            least = self.minimumSizeHint()
+            self.setMinimumSize(least)  # cells never smaller than MIN_CELL: scroll instead
             self.updateGeometry()
 
     # -- geometry -------------------------------------------------------------------------------
@@ -148,11 +158,12 @@ class CellGrid(QWidget):
 
     def sizeHint(self) -> QSize:
         rows, cols = self._shape
-        cell = min(56, max(5, 480 // max(rows, cols)))
+        cell = min(56, max(MIN_CELL, 480 // max(rows, cols)))
         return QSize(cell * cols, cell * rows)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(120, 120)
+        rows, cols = self._shape
+        return QSize(max(120, MIN_CELL * cols), max(120, MIN_CELL * rows))
 
     # -- painting -------------------------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -337,3 +348,82 @@ class GridView(CellGrid):
             rect = self.cell_rect(*self._cursor)
             half = width / 2
             painter.drawRect(rect.adjusted(half, half, -half - gap, -half - gap))
+
+
+#: The most of the screen's available area a grid asks for when its window opens.
+_SCREEN_SHARE = 0.85
+#: What a window manager's frame takes (width, height) before the frame is known: the
+#: borders and a title bar.
+FRAME_ALLOWANCE = (8, 36)
+
+
+def fit_to_screen(hint: QSize, widget: QWidget) -> QSize:
+    """``hint`` no larger than ``widget``'s screen's available area less a frame: a
+    window opens wholly on its screen whatever its grids ask for."""
+    screen = widget.screen()
+    if screen is None:
+        return hint
+    area = screen.availableGeometry()
+    return hint.boundedTo(QSize(area.width() - FRAME_ALLOWANCE[0],
+                                area.height() - FRAME_ALLOWANCE[1]))
+
+
+class GridScroll(QScrollArea):
+    """Holds the grids (with their titles): asks for room for all of them, up to most of
+    the screen, so a window opens showing a whole grid where the screen allows and
+    scrolls where it does not; cells never shrink below :data:`MIN_CELL`."""
+
+    def __init__(self, content: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        # the window's own background around the grids, as without a scroll area
+        self.viewport().setAutoFillBackground(False)
+        content.setAutoFillBackground(False)
+
+    def sizeHint(self) -> QSize:
+        content = self.widget()
+        if content is None:
+            return super().sizeHint()
+        hint = content.sizeHint().expandedTo(content.minimumSizeHint())
+        screen = self.screen()
+        if screen is None:
+            return hint
+        area = screen.availableGeometry()
+        return QSize(min(hint.width(), int(area.width() * _SCREEN_SHARE)),
+                     min(hint.height(), int(area.height() * _SCREEN_SHARE)))
+
+
+def grow_to_show(window: QWidget, scroll: QScrollArea) -> None:
+    """Grow ``window`` until ``scroll``'s contents show whole, as far as the screen's
+    available area allows, and keep the window wholly on that screen (smaller only when
+    it is bigger than the screen): a bigger grid gets room, or scrolls, but never cells
+    too small to click."""
+    content = scroll.widget()
+    if content is None or not window.isVisible():
+        return
+    if content.layout() is not None:
+        content.layout().activate()
+    need = content.minimumSizeHint().expandedTo(content.minimumSize())
+    have = scroll.viewport().size()
+    grow_w, grow_h = max(0, need.width() - have.width()), max(0, need.height() - have.height())
+    if not grow_w and not grow_h:
+        return  # the grid shows whole: the player's size stays
+    screen = window.screen()
+    if screen is None:
+        return
+    area = screen.availableGeometry()
+    frame, inner = window.frameGeometry(), window.geometry()
+    extra_w, extra_h = frame.width() - inner.width(), frame.height() - inner.height()
+    if (extra_w, extra_h) == (0, 0) and window.isWindow() and not (
+            window.windowFlags() & Qt.WindowType.FramelessWindowHint):
+        extra_w, extra_h = FRAME_ALLOWANCE  # the window manager has not framed it yet
+    width = min(window.width() + grow_w, area.width() - extra_w)
+    height = min(window.height() + grow_h, area.height() - extra_h)
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    left = max(area.left(), min(frame.left(), area.right() + 1 - (window.width() + extra_w)))
+    top = max(area.top(), min(frame.top(), area.bottom() + 1 - (window.height() + extra_h)))
+    if (left, top) != (frame.left(), frame.top()):
+        window.move(left, top)

@@ -12,7 +12,7 @@ import threading
 import traceback
 from dataclasses import dataclass
 
-from PyQt6.QtCore import QObject, QRectF, Qt, pyqtSignal
+from PyQt6.QtCore import QObject, QRectF, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QAction, QColor, QFont, QGuiApplication, QKeyEvent, QPainter, QPen
 from PyQt6.QtWidgets import (
     QHBoxLayout,
@@ -24,11 +24,22 @@ from PyQt6.QtWidgets import (
 )
 
 from assistant.errors import UserError
-from assistant.gui.grid_view import BACKGROUND, CURSOR_COLOUR, CellGrid
+from assistant.gui.grid_view import (
+    BACKGROUND,
+    CURSOR_COLOUR,
+    CellGrid,
+    GridScroll,
+    grow_to_show,
+)
 from assistant.gui.lightup_model import CYCLE, LightUpModel
 from assistant.lightup import LightUpPuzzle, LightUpResult, solve_lightup
 
 __all__ = ["LIGHTUP_KEYS_HELP", "LightUpPage", "LightUpView"]
+
+#: What the page says when the solver itself fails (a bug): a sentence, not the
+#: exception's text; the traceback goes to the terminal for a bug report.
+SOLVER_FAILED = ("The Light Up solver failed on this puzzle (a bug: the details were printed "
+                 "where the assistant was started).")
 
 DARK_CELL = QColor("#e8e8e8")
 LIT_CELL = QColor("#fff1a8")
@@ -143,6 +154,11 @@ class LightUpPage(QWidget):
         self._relay = _Relay(self)
         self._relay.finished.connect(self._on_found)
         self._syncing = False
+        self._shape: tuple[int, int] | None = None  # the grid's shape last laid out
+        self._grow = QTimer(self)  # after the layout took the new shape: room for it
+        self._grow.setSingleShot(True)
+        self._grow.setInterval(0)
+        self._grow.timeout.connect(self._grow_to_show_the_grid)
 
         outer = QVBoxLayout(self)
         controls = QHBoxLayout()
@@ -156,7 +172,9 @@ class LightUpPage(QWidget):
             "Edit: left click next kind (empty, black, 0-4), right click previous; "
             "play: click puts or takes a lamp"
         )
-        outer.addWidget(self.view, 1)
+        # cells never shrink below MIN_CELL: a big puzzle grows the window, then scrolls
+        self.scroll = GridScroll(self.view)
+        outer.addWidget(self.scroll, 1)
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.setAccessibleName("Light Up answer")
@@ -229,7 +247,13 @@ class LightUpPage(QWidget):
         self.solve_action.setChecked(m.show_solution)
         cells = tuple("".join(row) for row in m.cells)
         self.view.show_puzzle(cells, m.shown_lamps(), m.lit(), m.cursor)
+        if (m.rows, m.cols) != self._shape:
+            self._shape = (m.rows, m.cols)
+            self._grow.start()
         self.status_label.setText(m.status())
+
+    def _grow_to_show_the_grid(self) -> None:
+        grow_to_show(self.window(), self.scroll)
 
     def _changed(self) -> None:
         self.message_label.setText("")
@@ -252,9 +276,9 @@ class LightUpPage(QWidget):
                 found = _Found(puzzle, solve_lightup(puzzle, limit=2), None)
             except UserError as error:
                 found = _Found(puzzle, None, str(error))
-            except Exception as error:  # a bug: keep the traceback, keep the window
+            except Exception:  # a bug: keep the traceback, keep the window
                 traceback.print_exc()
-                found = _Found(puzzle, None, f"The Light Up solver failed ({error}).")
+                found = _Found(puzzle, None, SOLVER_FAILED)
             with contextlib.suppress(RuntimeError):  # the page was deleted meanwhile
                 relay.finished.emit(found)
 

@@ -26,7 +26,7 @@ import threading
 import traceback
 from dataclasses import dataclass
 
-from PyQt6.QtCore import QObject, Qt, pyqtSignal
+from PyQt6.QtCore import QObject, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PyQt6.QtWidgets import (
     QComboBox,
@@ -46,7 +46,10 @@ from assistant.gui.grid_view import (
     ANSWER_HIDDEN,
     ANSWER_PRESSES,
     ANSWER_UNSOLVABLE,
+    GridScroll,
     GridView,
+    fit_to_screen,
+    grow_to_show,
 )
 from assistant.gui.lightup_view import LightUpPage
 from assistant.gui.manual_model import ManualModel, Mode, solution_summary, solve_with_engine
@@ -66,6 +69,11 @@ __all__ = ["KEYS_HELP", "ManualWindow"]
 WINDOW_TITLE = "ToA Light Assistant — manual entry"
 PRESET_TOA = "toa"
 PRESET_CUSTOM = "custom"
+
+#: What the window says when the engine itself fails (a bug): a sentence, not the
+#: exception's text; the traceback goes to the terminal for a bug report.
+ENGINE_FAILED = ("The engine failed on this board (a bug: the details were printed where "
+                 "the assistant was started). Try another board or the other engine.")
 
 #: The keyboard list shown under the grids (F1 hides and shows it).
 KEYS_HELP = (
@@ -146,6 +154,11 @@ class ManualWindow(QMainWindow):
         self._relay = _Relay(self)
         self._relay.finished.connect(self._on_answer)
         self._syncing = False
+        self._shape: tuple[int, int] | None = None  # the grid's shape last laid out
+        self._grow = QTimer(self)  # after the layout took the new shape: room for it
+        self._grow.setSingleShot(True)
+        self._grow.setInterval(0)
+        self._grow.timeout.connect(self._grow_to_show_the_grid)
 
         self.setWindowTitle(WINDOW_TITLE)
         self._build()
@@ -209,7 +222,12 @@ class ManualWindow(QMainWindow):
         grids.setColumnStretch(0, 1)
         grids.setColumnStretch(1, 1)
         grids.setRowStretch(1, 1)
-        outer.addLayout(grids, 1)
+        grids.setContentsMargins(0, 0, 0, 0)
+        holder = QWidget()
+        holder.setLayout(grids)
+        # cells never shrink below MIN_CELL: a big grid grows the window, then scrolls
+        self.grid_scroll = GridScroll(holder)
+        outer.addWidget(self.grid_scroll, 1)
 
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
@@ -358,6 +376,9 @@ class ManualWindow(QMainWindow):
         m = self.model
         b = m.board
         self.board_view.show_board(b.states, b.present, b.k, m.cursor, m.hint)
+        if b.shape != self._shape:
+            self._shape = b.shape
+            self._grow.start()
         current = m.solution_current
         solution = m.solution if current else None
         if solution is not None and m.show_solution:
@@ -408,6 +429,16 @@ class ManualWindow(QMainWindow):
         self.boardChanged.emit(self.model.board)
         self._request_solve()
 
+    def sizeHint(self):
+        return fit_to_screen(super().sizeHint(), self)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._grow.start()
+
+    def _grow_to_show_the_grid(self) -> None:
+        grow_to_show(self, self.grid_scroll)
+
     # -- the engine on a worker thread ----------------------------------------------------------
     @property
     def solving(self) -> bool:
@@ -426,9 +457,9 @@ class ManualWindow(QMainWindow):
                 answer = _Answer(board, solution, note, None)
             except UserError as error:
                 answer = _Answer(board, None, None, str(error))
-            except Exception as error:  # a bug: keep the traceback, keep the window
+            except Exception:  # a bug: keep the traceback, keep the window
                 traceback.print_exc()
-                answer = _Answer(board, None, None, f"The engine failed on this board ({error}).")
+                answer = _Answer(board, None, None, ENGINE_FAILED)
             with contextlib.suppress(RuntimeError):  # the window was closed and deleted
                 relay.finished.emit(answer)
 

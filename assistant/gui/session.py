@@ -15,6 +15,7 @@ from PyQt6.QtWidgets import QApplication
 
 from assistant.capture import WindowBackend
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay
+from assistant.gui.own_windows import OwnWindowMask
 from assistant.gui.worker import CaptureWorker
 from assistant.live import LiveState
 from assistant.profile import Profile
@@ -28,7 +29,8 @@ class OverlaySession(QObject):
     """Reads the window matching ``title_pattern`` and shows the marks until stopped.
 
     ``state_changed`` repeats the worker's signal in the GUI thread, after the overlay
-    has been updated.
+    has been updated. The assistant's own windows (all but the overlay and the window
+    read) are painted over in every grab (:mod:`assistant.masking`).
     """
 
     state_changed = pyqtSignal(object)
@@ -51,6 +53,7 @@ class OverlaySession(QObject):
     ) -> None:
         super().__init__(parent)
         self.overlay = overlay or Overlay(colour)
+        self.mask = OwnWindowMask(title_pattern, (OVERLAY_TITLE, *exclude_titles), self)
         self.worker = CaptureWorker(
             title_pattern,
             profile,
@@ -61,8 +64,12 @@ class OverlaySession(QObject):
             track=track,
             show_route=show_route,
             crossing_steps=crossing_steps,
+            mask=self.mask.rects,
         )
         self.worker.state_changed.connect(self._show)
+        # Destroyed with its window while still reading (a window closed without its
+        # closeEvent): the thread must end first, or Qt aborts the process.
+        self.destroyed.connect(self.worker.stop)
         #: False when the last state had marks the overlay did not show (it failed, or the
         #: window system refused it): the control window then shows the steps panel.
         self.overlay_shown = True
@@ -78,12 +85,14 @@ class OverlaySession(QObject):
         self.state_changed.emit(state)
 
     def start(self) -> None:
+        self.mask.start()
         self.worker.start()
 
     def stop(self) -> None:
         """Stop reading and hide the marks (the overlay window itself is kept)."""
         self.worker.state_changed.disconnect(self._show)
         self.worker.stop()
+        self.mask.stop()
         self.overlay.hide()
 
 

@@ -8,11 +8,13 @@ window the player drags anywhere; after a drag it emits ``moved(left, top)`` so 
 stores ``Settings.steps_panel_position`` and passes it back next time.
 
 ToA drawing: the floor from tile -1 to 5 (so waypoints on the edge show), the 8 plates
-black (unlit) or yellow (lit) as in the manual window, a thin cyan ring on every plate of
-the answer with its number in the route order, a thick magenta ring on the next plate, a
-thin line from the player to it through the waypoints, a magenta diamond on the next
-waypoint, and a white disc for the player. Other grids: the cells and, on every cell of
-the answer, its press count.
+black (unlit) or yellow (lit) as in the manual window, grey with a question mark where
+the state is not known, a thin cyan ring on every plate of the answer with its number in
+the route order, a thick magenta ring on the next plate, a dashed ring on a plate that
+only some of the possible answers step on, a thin line from the player to it through the
+waypoints, a magenta diamond on the next waypoint, and a white disc for the player.
+Other grids: the cells and, on every cell of the answer, its press count. A picture kept
+from the last reading (``StepsView.stale``) is drawn faded.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ _WIDTH = 270
 _PAD = 10
 #: Plates are drawn this fraction of a cell wide (the rest is floor between them).
 _PLATE = 0.62
+#: Opacity of a picture kept from the last reading (not this moment's).
+STALE_OPACITY = 0.4
 
 
 class StepsPanel(QWidget):
@@ -165,10 +169,13 @@ class StepsPanel(QWidget):
         painter.fillRect(self.rect(), PANEL_BACKGROUND)
         view = self._view
         if view is not None:
+            if view.stale:
+                painter.setOpacity(STALE_OPACITY)
             if view.toa:
                 self._paint_toa(painter, view)
             else:
                 self._paint_grid(painter, view)
+            painter.setOpacity(1.0)
         self._paint_text(painter)
         painter.end()
 
@@ -214,6 +221,9 @@ class StepsPanel(QWidget):
             painter.setPen(QPen(NEXT_COLOUR if strong else ROUTE_COLOUR, 6 if strong else 2))
             painter.drawRoundedRect(rect, 6, 6)
             self._badge(painter, plate, str(number), NEXT_COLOUR if strong else ROUTE_COLOUR)
+        painter.setPen(QPen(ROUTE_COLOUR, 2, Qt.PenStyle.DashLine))
+        for plate in view.dashed:
+            painter.drawRoundedRect(self._plate_rect(*plate, _PLATE + 0.16), 6, 6)
         if view.next_waypoint is not None:
             centre = self.tile_centre(view.next_waypoint)
             r = cell * 0.13
@@ -269,6 +279,12 @@ class StepsPanel(QWidget):
                         fill = self._cell_fill(view, row, col)
                         ink = QColor("#000000") if fill.lightness() > 110 else QColor("#ffffff")
                         self._centred_text(painter, rect, str(count), ink)
+                if (row, col) in view.dashed:
+                    painter.setBrush(Qt.BrushStyle.NoBrush)
+                    painter.setPen(QPen(ROUTE_COLOUR, 2, Qt.PenStyle.DashLine))
+                    painter.drawRect(rect.adjusted(1, 1, -1, -1))
+                if (row, col) in view.hidden and self.cell_size() >= 14:
+                    self._centred_text(painter, rect, "?", QColor("#202024"))
                 if view.player == (row, col):
                     r = self.cell_size() * 0.14
                     painter.setPen(QPen(QColor("#000000"), 2))
@@ -280,7 +296,9 @@ class StepsPanel(QWidget):
         top = float(_WIDTH)
         view = self._view
         for i, line in enumerate(self.text_lines()):
-            first_step = i == 1 and view is not None and view.toa and bool(view.lines)
+            # the first step stands out; an undecided answer's sentence is plain text
+            first_step = (i == 1 and view is not None and view.toa and bool(view.lines)
+                          and not view.dashed)
             font = self._bold if i == 0 or first_step else self._font
             painter.setFont(font)
             if view is not None and view.note and i == len(self.text_lines()) - 1:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterable
 
 from PyQt6.QtCore import QThread, pyqtSignal
 
-from assistant.capture import Grabber, WindowBackend, default_backend
+from assistant.capture import Grabber, Rect, WindowBackend, default_backend
 from assistant.live import LiveLoop, LiveState
+from assistant.masking import MaskingGrabber
 from assistant.profile import Profile
 
 __all__ = ["CaptureWorker"]
@@ -39,6 +41,7 @@ class CaptureWorker(QThread):
         track: bool = True,
         show_route: bool = True,
         crossing_steps: bool = True,
+        mask: Callable[[], Iterable[Rect]] | None = None,
         parent=None,
     ) -> None:
         super().__init__(parent)
@@ -51,6 +54,8 @@ class CaptureWorker(QThread):
         self.track = track
         self.show_route = show_route
         self.crossing_steps = crossing_steps
+        #: the assistant's own windows to paint over in every grab (assistant.masking)
+        self.mask = mask
         self._running = True
         self.last_state: LiveState | None = None
         self.frame_seconds: list[float] = []  # time of each tick, for the benchmark
@@ -63,7 +68,8 @@ class CaptureWorker(QThread):
 
     def run(self) -> None:
         period = 1.0 / self.fps
-        with Grabber() as grabber:
+        with Grabber() as raw:
+            grabber = raw if self.mask is None else MaskingGrabber(raw, self.mask)
             loop = LiveLoop(
                 self.backend,
                 grabber,
