@@ -922,7 +922,8 @@ class LiveLoop:
         if board.k > 2:
             status = f"Puzzle found: {solution.total_presses} presses on {plates} cells."
         if inference.inferred:
-            status += " " + _inferred_sentence(board, inference.inferred, reading.cell_noun)
+            status += " " + _inferred_sentence(board, inference.inferred, reading.cell_noun,
+                                               unclear=reading.unclear)
         walk = self._walk(reading, board, solution.presses, area, offset, origin)
         return LiveState("steps", status, marks, board, solution.presses, area, reading,
                          **known, **walk)
@@ -963,7 +964,8 @@ class LiveLoop:
         if spot is None:
             spot = self._spot_at_way_in(geometry, offset, way_in)
         in_frame = None if spot is None else (spot[0] - offset[0], spot[1] - offset[1])
-        player, tile = player_place(geometry, reading.hidden, centre, in_frame)
+        bodies = [cell for cell in reading.hidden if cell not in reading.unclear]
+        player, tile = player_place(geometry, bodies, centre, in_frame)
         if (way_in is not None and player is not None and not self._stepped
                 and hides_from_behind(geometry, way_in, player)):
             # before any step the player waits at the way in, and a body there hides the
@@ -1277,8 +1279,8 @@ class LiveLoop:
         geometry = reading.geometry
         hidden, still_plates = [], []
         for cell in reading.hidden:
-            if cell not in TOA_PLATES:
-                continue
+            if cell not in TOA_PLATES or cell in reading.unclear:
+                continue  # (an unclear plate has nobody on it)
             here = np.array(geometry.cell_centre(*cell)) + offset
             spacing = geometry.local_spacing(*cell)
             hidden.append(here)
@@ -1619,11 +1621,15 @@ def _state_word(board: Board, cell: tuple[int, int]) -> str:
 
 
 def _inferred_sentence(board: Board, cells: tuple[tuple[int, int], ...], noun: str,
-                       unknown: str = "hidden") -> str:
+                       unknown: str = "hidden",
+                       unclear: tuple[tuple[int, int], ...] = ()) -> str:
     """Which cells not seen the history filled in, and with what; ``unknown`` is the
-    word for such a cell ("hidden": someone stands on it)."""
-    parts = [f"{_place(cell)} is {_state_word(board, cell)}" for cell in cells]
-    return f"{unknown.capitalize()} {noun.lower()} {'; '.join(parts)} (told by the last steps)."
+    word for such a cell ("hidden": someone stands on it), "unclear" for those of
+    ``unclear`` (in view, not told lit from unlit)."""
+    parts = [f"{'unclear' if cell in unclear else unknown} {noun.lower()} {_place(cell)} "
+             f"is {_state_word(board, cell)}" for cell in cells]
+    text = "; ".join(parts)
+    return f"{text[:1].upper()}{text[1:]} (told by the last steps)."
 
 
 #: The ToA plates by where they are on screen (the live board is in screen labels).
@@ -1674,8 +1680,14 @@ def _undecided_sentence(reading, inference, candidates, solutions, certain=None,
     named = names[0] in _PLATE_NAMES.values()  # the ToA ring: "the top plate"
     separator = ", " if named else "; "  # "row 1, column 2" holds a comma itself
     the = [f"the {name} {noun}" if named else name for name in names]
-    why = [f"{who} {'is ' if i == 0 else ''}"
-           f"{'outside the picture' if cell in reading.outside else unknown}"
+    def reason(cell: tuple[int, int]) -> str:
+        if cell in reading.outside:
+            return "outside the picture"
+        if cell in reading.unclear:
+            return "in view but not told lit from unlit"
+        return unknown
+
+    why = [f"{who} {'is ' if i == 0 else ''}{reason(cell)}"
            for i, (who, cell) in enumerate(zip(the, cells, strict=True))]
     head = " and ".join(why)
     head = head[:1].upper() + head[1:]

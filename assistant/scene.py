@@ -37,6 +37,7 @@ __all__ = [
     "Scene",
     "SceneParams",
     "ScreenGrid",
+    "load_screenshot",
     "perturbed_params",
     "render_scene",
     "render_screen_grid",
@@ -309,6 +310,7 @@ def render_scene(params: SceneParams) -> Scene:
         corners=corners,
         homography=homography,
         figure_plate=figure_plate,
+        extra={"occluder": occluder},
         coverage=coverage,
         plate_visible_fraction=visible,
     )
@@ -543,7 +545,7 @@ _SCREENSHOT_NOMINAL = {"x": (88, 150, 213), "y": (118, 181, 243)}
 
 
 @functools.lru_cache(maxsize=4)
-def _load_screenshot(path: str) -> tuple[np.ndarray, np.ndarray]:
+def load_screenshot(path: str) -> tuple[np.ndarray, np.ndarray]:
     """The screenshot (BGR) and its grid -> pixel affine map, fitted on the gold diamonds'
     centroids near the measured plate centres."""
     image = cv2.imread(path, cv2.IMREAD_COLOR)
@@ -576,7 +578,7 @@ def screenshot_floor(
     and the inside of its purple frame (|u| + |v| <= 0.2, max(|u|, |v|) <= 0.2 grid units)
     of a plate of the same image that has the wanted state (chosen from ``seed``).
     Returns ``(texture BGR, texture pixel -> grid 3x3)``."""
-    image, grid_to_px = _load_screenshot(str(path))
+    image, grid_to_px = load_screenshot(str(path))
     lit = [int(ch) for ch in board.replace("/", "").replace("#", "")]
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng([seed, 11])
     sources = [rng.integers(0, 8) for _ in range(8)]  # fixed draws: same board, same copy

@@ -177,7 +177,9 @@ def state_record(state: LiveState, image: str, frame: int, held: bool = False) -
                        "hidden": []})
     if state.board is not None:
         record["board"] = state.board.format()
-    record["hidden"] = [[r + 1, c + 1] for r, c in state.hidden]
+    unclear = reading.unclear if reading is not None else ()
+    record["hidden"] = [[r + 1, c + 1] for r, c in state.hidden if (r, c) not in unclear]
+    record["unclear"] = [[r + 1, c + 1] for r, c in state.hidden if (r, c) in unclear]
     record["inferred"] = [[r + 1, c + 1] for r, c in state.inferred]
     record["undecided"] = [[r + 1, c + 1] for r, c in state.undecided]
     record["candidates"] = [b.format() for b in state.candidates]

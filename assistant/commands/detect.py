@@ -103,6 +103,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "session may have taken unseen in between. Without it (or "
                              "--times) the time between pictures is not known, and any "
                              "number of steps may lie between two of them")
+    parser.add_argument("--trace", action="store_true",
+                        help="also say which stage of the reader decided what (with --json: "
+                             "a \"trace\" list in each record)")
     timing.add_argument("--times", choices=("mtime",), default=None,
                         help="with --sequence: when each picture was taken: mtime = its "
                              "file's modification time (as a screenshot tool saves it)")
@@ -126,10 +129,14 @@ def run(args: argparse.Namespace) -> int:
         reading = read_frame(image, profile)
         record = reading_record(reading, name)
         answered = answered and bool((record["solution"] or {}).get("solvable"))
+        if args.trace:
+            record["trace"] = [str(step) for step in reading.trace]
         if args.json:
             print(json.dumps(record), flush=True)
             continue
         print(_describe(record), flush=True)
+        for step in record.get("trace", ()):
+            print(f"  {step}", flush=True)
     if unreadable:
         more = len(unreadable) - 1
         tail = f" ({more} more picture{'s' if more > 1 else ''} could not be read either)"
@@ -166,10 +173,16 @@ def _run_sequence(args: argparse.Namespace, profile) -> int:
                 "the pictures in the order they were taken, or leave out --times."
             ) from None
         record = state_record(state, name, number, sequence.held)
+        observed = sequence.loop.last_observed
+        if args.trace:
+            read = observed.reading if observed is not None else None
+            record["trace"] = [] if read is None else [str(step) for step in read.trace]
         if args.json:
             print(json.dumps(record), flush=True)
         else:
             print(_describe_frame(record), flush=True)
+            for step in record.get("trace", ()):
+                print(f"  {step}", flush=True)
     return 0 if state is not None and state.kind in ("steps", "solved") else 1
 
 
@@ -179,7 +192,7 @@ def _describe_frame(record: dict) -> str:
         inferred = ""
         if record["inferred"]:
             cells = " and ".join(f"row {r}, column {c}" for r, c in record["inferred"])
-            inferred = f" (hidden {cells} told by the frames before)"
+            inferred = f" ({cells} not read here, told by the frames before)"
         answer = "all lit" if record["kind"] == "solved" else f"step on {record['answer']}"
         return f"{head}board {record['board']}{inferred}; {answer}"
     return head + record["status"]
@@ -188,7 +201,7 @@ def _describe_frame(record: dict) -> str:
 def _describe(record: dict) -> str:
     if record["abstain"]:
         return f"{record['image']}: no answer: {record['reason']}"
-    if record.get("hidden"):
+    if record.get("hidden") or record.get("unclear"):
         return f"{record['image']}: board {record['board']}; {record['note']} " + record["options"]
     solution = record["solution"] or {}
     answer = solution.get("presses") if solution.get("solvable") else None

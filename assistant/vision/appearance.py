@@ -575,6 +575,9 @@ _WHOLE_REACH = 0.35
 #: split the plates the same way (no lit plate less yellow than an unlit one)
 _WHOLE_LUMA_GAP = 0.08
 _WHOLE_LUMA_OVER_SPREAD = _GAP_OVER_SPREAD
+#: A plate told a look has its luma within this share of the way from its look's median
+#: plate to the other look's
+_WHOLE_LUMA_SHARE = 0.35
 
 
 def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
@@ -593,9 +596,9 @@ def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
     that, by luma with every lit plate the yellower (a gap at least ``_MIN_GAP``, or
     :data:`_WHOLE_LUMA_GAP` for luma, wide against either look's spread), agreeing with every
     plate read (none read, the split alone tells). A plate to tell takes its look when
-    clearly on its side (:data:`_WHOLE_MARGIN`, :data:`_WHOLE_REACH`), and lit must be
-    the brighter look (gold clothes pass for a lit diamond in chroma, never in
-    brightness)."""
+    clearly on its side (:data:`_WHOLE_MARGIN`, :data:`_WHOLE_REACH`) and as bright as
+    its look (:data:`_WHOLE_LUMA_SHARE`), and lit must be the brighter look (gold clothes
+    pass for a lit diamond in chroma, never in brightness)."""
     looks = np.asarray(looks, np.int64).copy()
     if len(looks) < 4 or not (looks < 0).any():
         return looks
@@ -618,12 +621,18 @@ def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
             continue  # lit is brighter than unlit
         if yellower and chroma[side == 1].min() <= chroma[side == 0].max():
             continue  # ... and every lit plate yellower than every unlit one
+        bright, dim = np.median(luma[side == 1]), np.median(luma[side == 0])
         for index in np.flatnonzero(~known):
             cluster = high if side[index] else low
             past_middle = abs(features[index] - middle) >= _WHOLE_MARGIN * gap
             near = (cluster[0] - _WHOLE_REACH * gap <= features[index]
                     <= cluster[-1] + _WHOLE_REACH * gap)
-            if past_middle and near:
+            # as bright as its look, not between the looks (gold clothes over an unlit
+            # diamond, or a blend of both looks, pass for lit in chroma, not in luma)
+            share = (luma[index] - dim) / (bright - dim)
+            as_bright = share >= 1 - _WHOLE_LUMA_SHARE if side[index] \
+                else share <= _WHOLE_LUMA_SHARE
+            if past_middle and near and as_bright:
                 looks[index] = side[index]
         return looks
     return looks
