@@ -13,11 +13,12 @@ so the camera's slant is the same for all). Compression, gamma, a client's colou
 the camera spoil every plate alike; a figure spoils one. Covered needs one of:
 
 * a run round the plate's frame (the purple octagon round the diamond), as long as a
-  leg or a stroke across it, in colours no read plate shows on its diamond or frame;
-* much of the diamond in such colours.
+  leg or a stroke across it, in colours no read plate shows on its frame;
+* much of the diamond in colours no read plate shows on its diamond.
 
-Colours, not places, are compared: compression mixes a diamond with its frame alike on
-every plate but at places that differ with its blocks; a body brings colours of its own
+Colours, not places, are compared (the diamond's with the read plates' diamonds', the
+frame's with their frames'): compression mixes a diamond with its frame alike on every
+plate but at places that differ with its blocks; a body brings colours of its own
 (skin, cloth, a shade of gold no diamond has).
 """
 
@@ -90,20 +91,28 @@ def covered(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]
     diamond = _lab(pixels_at(bgr, geometry.sample_points(places, SAMPLE_OFFSETS,
                                                           inside_diamond=True)))
     known = len(read)
-    # colour by colour: a colour no read plate shows anywhere on its diamond or frame
-    # (compression mixes a diamond with its frame alike on every plate, at places that
-    # differ with the blocks; a body brings colours of its own)
-    pool = np.concatenate([diamond[:known].reshape(-1, 3), ring[:known].reshape(-1, 3)])
 
-    def foreign(points: np.ndarray) -> np.ndarray:
+    def foreign(points: np.ndarray, pool: np.ndarray) -> np.ndarray:
+        """Per point: a colour further than FOREIGN_LAB from every colour of ``pool``."""
+        pool = pool.reshape(-1, 3)
         distance = np.linalg.norm(points[:, :, None, :] - pool[None, None], axis=3)
         return distance.min(axis=2) > params.FOREIGN_LAB
 
     rows = params.RING_PLACES
-    # a place round the ring is foreign when either radius there is
-    round_ring = foreign(ring[known:]).reshape(len(suspects), len(params.RING_RADII),
-                                               rows).any(axis=1)
-    diamond_unlike = foreign(diamond[known:])
+    # the frame ring against the read plates' frames; a place round the ring is foreign
+    # when either radius there is
+    round_ring = foreign(ring[known:], ring[:known]).reshape(
+        len(suspects), len(params.RING_RADII), rows).any(axis=1)
+    # the diamond against their diamonds (a body's dark legs pass for the frame, never for
+    # a diamond), and where the diamonds are only a few pixels across, against the purple
+    # of the frames just round them too: the two blend there
+    diamonds = diamond[:known].reshape(-1, 3)
+    inner = ring[:known].reshape(known, len(params.RING_RADII), rows, 3)[:, 0].reshape(-1, 3)
+    blended = np.concatenate([diamonds, inner])
+    small = geometry.diamond_sample_scale(places[known:]) < 1.0  # (its lattice shrunk)
+    diamond_unlike = np.stack([
+        foreign(diamond[known + k][None], blended if small[k] else diamonds)[0]
+        for k in range(len(suspects))])
     verdicts = {}
     for k, index in enumerate(suspects):
         verdicts[index] = bool(_longest_run(round_ring[k]) >= params.RING_RUN
