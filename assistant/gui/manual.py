@@ -285,6 +285,12 @@ class ManualWindow(QMainWindow):
         button: bool = True,
         window: bool = False,
     ) -> QAction:
+        """An action with its keys and, unless ``button`` is False, a tool button.
+
+        ``slot`` is a bound method of the window, never a lambda or partial holding
+        ``self``: PyQt keeps a bound method's object by a weak reference but a lambda by a
+        strong one, and that cycle leaves the window to the garbage collector, which may
+        delete it in the middle of painting it (a crash)."""
         action = QAction(text, self)
         sequences: list[QKeySequence] = []
         for key in keys:
@@ -318,7 +324,7 @@ class ManualWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         a = self._action
-        self.edit_action = a("Edit", lambda: self._set_mode(Mode.EDIT), ["E"],
+        self.edit_action = a("Edit", self._edit_mode, ["E"],
                              "Edit: a click changes only that cell", checkable=True)
         self.play_action = a("Play", self._toggle_play, ["P"],
                              "Play: a click presses the cell as in the game", checkable=True)
@@ -499,6 +505,9 @@ class ManualWindow(QMainWindow):
         self._changed()
 
     # -- slots: modes and actions ---------------------------------------------------------------
+    def _edit_mode(self) -> None:
+        self._set_mode(Mode.EDIT)
+
     def _set_mode(self, mode: Mode) -> None:
         self.model.set_mode(mode)
         self._sync_controls()
