@@ -19,7 +19,6 @@ page (:mod:`assistant.gui.lightup_view`) has its own.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import threading
@@ -93,7 +92,12 @@ class _Answer:
 
 
 class _Relay(QObject):
-    """Carries a finished solve from the worker thread to the window's thread."""
+    """Carries a finished solve from the worker thread to the window's thread.
+
+    It has no Qt parent: the window and every running worker hold it, so a window
+    deleted while a solve runs never leaves the worker emitting on a deleted object (a
+    crash when the deletion and the emit meet); the window's slot, a bound method, is
+    simply not called once the window is gone."""
 
     finished = pyqtSignal(object)
 
@@ -151,7 +155,7 @@ class ManualWindow(QMainWindow):
         self._busy = False
         self._engine_note: str | None = None
         self._error: str | None = None
-        self._relay = _Relay(self)
+        self._relay = _Relay()  # no parent: the worker keeps it alive, see _Relay
         self._relay.finished.connect(self._on_answer)
         self._syncing = False
         self._shape: tuple[int, int] | None = None  # the grid's shape last laid out
@@ -466,8 +470,7 @@ class ManualWindow(QMainWindow):
             except Exception:  # a bug: keep the traceback, keep the window
                 traceback.print_exc()
                 answer = _Answer(board, None, None, ENGINE_FAILED)
-            with contextlib.suppress(RuntimeError):  # the window was closed and deleted
-                relay.finished.emit(answer)
+            relay.finished.emit(answer)  # alive while this thread holds it, window or not
 
         # A daemon thread: a long solve never keeps the program from closing.
         threading.Thread(target=work, name="manual-solve", daemon=True).start()
