@@ -260,3 +260,24 @@ def _board_50(tmp_path: Path) -> str:
     path = tmp_path / "b50.npy"
     np.save(path, np.random.default_rng(1).integers(0, 2, (50, 50)))
     return str(path)
+
+
+def test_json_never_formats_a_press_grid_it_does_not_print(
+    tmp_path: Path, cli, monkeypatch
+) -> None:
+    """Issue 67: ``--json`` on a board too large to print formatted the whole grid as text
+    (24 s at 10,000x10,000) and then printed null."""
+    from assistant.solver.engine import Solution
+
+    board = tmp_path / "b.npy"
+    np.save(board, np.random.default_rng(3).integers(0, 2, (120, 120), dtype=np.int8))
+
+    def refuse(self):
+        raise AssertionError("the press grid was formatted but is not printed")
+
+    monkeypatch.setattr(Solution, "presses_text", refuse)
+    code, out, err = cli("solve", "--json", "--no-minimize", "--file", str(board))
+    data = json.loads(out)
+    assert code in (0, 1) and err == ""
+    assert data["presses"] is None
+    assert ("presses_omitted" in data) == data["solvable"]

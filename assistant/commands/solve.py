@@ -108,9 +108,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out and solution.presses is not None:
         _write_npy(args.out, solution)
     if args.json:
-        payload = solution.to_json()
-        if board.states.size > _PRINT_LIMIT:
-            payload["presses"] = None
+        printable = board.states.size <= _PRINT_LIMIT
+        payload = solution.to_json(with_presses=printable)
+        if not printable and solution.solvable:
             payload["presses_omitted"] = "board too large to print; use --out PATH.npy"
         if args.out:
             payload["out"] = str(args.out)

@@ -110,11 +110,13 @@ class Solution:
             return None
         return format_grid(self.presses, self.board.present)
 
-    def to_json(self) -> dict:
-        """The fields the command line prints with ``--json``."""
+    def to_json(self, *, with_presses: bool = True) -> dict:
+        """The fields the command line prints with ``--json``; ``with_presses=False``
+        leaves the press grid out (``None``) without formatting it, for boards too large
+        to print."""
         return {
             "solvable": self.solvable,
-            "presses": self.presses_text(),
+            "presses": self.presses_text() if with_presses else None,
             "total_presses": self.total_presses,
             "minimal": self.minimal,
             "solutions": self.solutions,
