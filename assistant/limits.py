@@ -10,23 +10,32 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from assistant.errors import UserError
 
 __all__ = [
     "CLINGO_MAX_CELLS",
     "SOLVE_MAX_CELLS",
     "SOLVE_MAX_CELLS_GENERAL",
+    "SOLVE_MAX_CELLS_HOLES",
     "SOLVE_MAX_TEXT_CELLS",
     "LimitError",
     "check_grid_size",
     "count_text",
+    "holes_weight",
     "power_text",
+    "solve_cell_limit",
 ]
 
-#: Full two-state boards (the fastest path): 10,000 x 10,000 solves in ~0.2 s, ~0.6 GB.
+#: Full two-state boards (the fastest path): 10,000 x 10,000 solves in ~1 s, ~0.6 GB.
 SOLVE_MAX_CELLS = 100_000_000
-#: Boards with holes or more than two states: 2,000 x 2,000 takes a few seconds.
+#: Full boards with more than two states: 2,000 x 2,000 takes a few seconds.
 SOLVE_MAX_CELLS_GENERAL = 4_000_000
+#: Boards with holes: 1,000 x 1,000 takes 1-10 s (the more holes, the longer) when the
+#: number of states is a prime power of at most 64. Other numbers of states share it
+#: out (see :func:`holes_weight`).
+SOLVE_MAX_CELLS_HOLES = 1_000_000
 #: Boards given as text are parsed cell by cell: 1,000 x 1,000 parses in about a second.
 SOLVE_MAX_TEXT_CELLS = 1_000_000
 #: The optional clingo engine grounds every cell before its time limit can apply.
@@ -39,15 +48,38 @@ class LimitError(UserError):
 
 def check_grid_size(rows: int, cols: int, limit: int, what: str, hint: str = "") -> None:
     """Refuse a ``rows`` x ``cols`` grid with more than ``limit`` cells (before any array
-    of that size exists)."""
+    of that size exists); ``what`` completes "more than the N cells ...", e.g. "the
+    engine takes"."""
     cells = rows * cols
     if cells > limit:
         side = math.isqrt(limit)
         tail = f" {hint}" if hint else ""
         raise LimitError(
             f"A {rows:,}x{cols:,} grid has {cells:,} cells, more than the {limit:,} "
-            f"(about {side:,}x{side:,}) {what} takes.{tail}"
+            f"(about {side:,}x{side:,}) {what}.{tail}"
         )
+
+
+def holes_weight(k: int) -> int:
+    """How many shares of :data:`SOLVE_MAX_CELLS_HOLES` one cell of a board with holes
+    and ``k`` states costs: the engine chases the board once per prime-power factor of
+    k, with 1 to 8 bytes per coefficient (1 for factors up to 64), so each factor counts
+    its bytes (GF(2), bit-packed, counts 1)."""
+    from assistant.solver.chase_mod import coefficient_dtype
+    from assistant.solver.modular import factorize
+
+    return sum(
+        1 if p**e == 2 else np.dtype(coefficient_dtype(p**e)).itemsize
+        for p, e in factorize(k)
+    )
+
+
+def solve_cell_limit(k: int, holes: bool) -> int:
+    """The most cells ``solve`` takes for a board with ``k`` states (k at most the
+    engine's 2^31), with or without holes."""
+    if holes:
+        return SOLVE_MAX_CELLS_HOLES // holes_weight(k)
+    return SOLVE_MAX_CELLS if k == 2 else SOLVE_MAX_CELLS_GENERAL
 
 
 def power_text(base: int, exponent: int) -> str:

@@ -281,3 +281,26 @@ def test_json_never_formats_a_press_grid_it_does_not_print(
     assert code in (0, 1) and err == ""
     assert data["presses"] is None
     assert ("presses_omitted" in data) == data["solvable"]
+
+
+def test_boards_with_holes_have_their_own_measured_limit(tmp_path: Path, cli) -> None:
+    """Issue 67: boards with holes and 3 states took 38 s at 1,000x1,000 and 431 s at
+    2,000x2,000 under a 4,000,000-cell limit said to take seconds. They now have their own
+    limit (shared out among the prime-power factors of k), refused before any work."""
+    from assistant.limits import SOLVE_MAX_CELLS_HOLES
+
+    over = tmp_path / "over.npy"
+    array = np.lib.format.open_memmap(over, mode="w+", dtype=np.int8, shape=(1001, 1000))
+    array[0, 0] = -1
+    array.flush()
+    del array
+    code, _, err = cli("solve", "--states", "3", "--file", str(over))
+    assert code == 2 and f"{SOLVE_MAX_CELLS_HOLES:,}" in err and "with holes." in err
+    assert err.count("\n") == 1 and "and takes" not in err
+    small = tmp_path / "small.npy"
+    np.save(small, np.where(np.eye(710, dtype=bool), -1, 0).astype(np.int8))
+    code, _, err = cli("solve", "--states", "6", "--file", str(small))
+    assert code == 2 and "500,000" in err and "with holes and 6 states" in err
+    code, out, err = cli("solve", "--states", "3", "--json", "--file", str(small))
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["method"] == "chase-mod"

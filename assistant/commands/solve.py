@@ -16,11 +16,11 @@ import numpy as np
 from assistant.commands import route_output
 from assistant.errors import UserError
 from assistant.limits import (
-    SOLVE_MAX_CELLS,
-    SOLVE_MAX_CELLS_GENERAL,
     SOLVE_MAX_TEXT_CELLS,
     LimitError,
     check_grid_size,
+    holes_weight,
+    solve_cell_limit,
 )
 from assistant.puzzle import (
     MAX_TEXT_STATES,
@@ -32,6 +32,7 @@ from assistant.puzzle import (
     toa_board,
 )
 from assistant.solver import Solution, solve
+from assistant.solver.modular import MAX_MODULUS
 from assistant.storage import atomic_write_bytes
 
 NAME = "solve"
@@ -185,13 +186,18 @@ def _check_text_states(values: np.ndarray, present: np.ndarray, k: int) -> None:
 def _check_solve_size(board: Board) -> None:
     """The stated limits (ADR 50), checked before the engine starts."""
     rows, cols = board.shape
-    if board.k == 2 and not board.has_holes:
-        check_grid_size(rows, cols, SOLVE_MAX_CELLS, "the engine")
+    k = board.k
+    if k > MAX_MODULUS:
+        raise BoardError(f"The engine handles up to {MAX_MODULUS:,} states, not {k:,}.")
+    holes = board.has_holes
+    limit = solve_cell_limit(k, holes)
+    if not holes:
+        what = "the engine takes" if k == 2 else "the engine takes with more than 2 states"
+    elif holes_weight(k) == 1:
+        what = "the engine takes with holes"
     else:
-        check_grid_size(
-            rows, cols, SOLVE_MAX_CELLS_GENERAL, "the engine takes with holes or more than 2 "
-            "states, and"
-        )
+        what = f"the engine takes with holes and {k:,} states"
+    check_grid_size(rows, cols, limit, what)
 
 
 def _board_text(args: argparse.Namespace) -> tuple[str, str]:
@@ -228,7 +234,13 @@ def _load_npy(path: Path, k: int, objective: int) -> Board:
         )
     if not np.issubdtype(array.dtype, np.integer):
         raise BoardError(f"{path} must hold integers (-1 for a hole), not {array.dtype}.")
-    check_grid_size(*array.shape, SOLVE_MAX_CELLS, "the engine")
+    # From the header, before the data is read: the largest limit for k (holes, found
+    # in the data, can only lower it).
+    check_grid_size(
+        *array.shape,
+        solve_cell_limit(k, holes=False),
+        "the engine takes" if k == 2 else "the engine takes with more than 2 states",
+    )
     array = np.asarray(array)
     present = array >= 0
     below = np.argwhere(array < -1)
