@@ -16,6 +16,9 @@ from assistant.errors import UserError
 
 __all__ = [
     "CLINGO_MAX_CELLS",
+    "LIGHTUP_CHECK_MAX_CELLS",
+    "LIGHTUP_COUNT_MAX_WORK",
+    "LIGHTUP_MAX_CELLS",
     "SOLVE_MAX_CELLS",
     "SOLVE_MAX_CELLS_GENERAL",
     "SOLVE_MAX_CELLS_HOLES",
@@ -40,6 +43,14 @@ SOLVE_MAX_CELLS_HOLES = 1_000_000
 SOLVE_MAX_TEXT_CELLS = 1_000_000
 #: The optional clingo engine grounds every cell before its time limit can apply.
 CLINGO_MAX_CELLS = 2_500
+#: ``lightup solve``: an empty or randomly walled 100 x 100 grid takes under a second and
+#: ~0.25 GB; 200 x 200 took 6 s / 0.56 GB and 1,000 x 1,000 ran out of memory.
+LIGHTUP_MAX_CELLS = 10_000
+#: ``lightup solve --count N`` finds each solution: cells x N at most this (100 x 100 with
+#: the default bound of 1,000 takes ~2 s).
+LIGHTUP_COUNT_MAX_WORK = 10_000_000
+#: ``lightup check`` reads every cell once: 1,000 x 1,000 in well under a second.
+LIGHTUP_CHECK_MAX_CELLS = 1_000_000
 
 
 class LimitError(UserError):
