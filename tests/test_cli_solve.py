@@ -304,3 +304,27 @@ def test_boards_with_holes_have_their_own_measured_limit(tmp_path: Path, cli) ->
     code, out, err = cli("solve", "--states", "3", "--json", "--file", str(small))
     data = json.loads(out)
     assert code == 0 and err == "" and data["method"] == "chase-mod"
+
+
+def test_clingo_limit_depends_on_the_states(tmp_path: Path, cli) -> None:
+    """Issue 67: grounding grows with the states (50x50 with 36 states: a minute before
+    any time limit applied), so more states lower clingo's size limit."""
+    pytest.importorskip("clingo")
+    board = tmp_path / "b30.npy"
+    np.save(board, np.random.default_rng(2).integers(0, 16, (30, 30)))
+    code, _, err = cli("solve", "--engine", "clingo", "--states", "16", "--file", str(board))
+    assert code == 2 and "711 cells" in err and "with 16 states" in err and "30x30" in err
+
+
+def test_the_time_limit_starts_with_the_process() -> None:
+    """Issue 67: ``--time-limit`` covers the whole call, so its clock starts when the
+    program does (here half a second of sleep stands for the start-up)."""
+    if not sys.platform.startswith("linux") and sys.platform != "win32":
+        pytest.skip("the process start time is read on Linux and Windows only")
+    code = (
+        "import time; time.sleep(0.5); from assistant.commands.solve import _call_started; "
+        "print(time.monotonic() - _call_started())"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert 0.5 <= float(result.stdout) < 10
