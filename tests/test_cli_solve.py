@@ -328,3 +328,51 @@ def test_the_time_limit_starts_with_the_process() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert 0.5 <= float(result.stdout) < 10
+
+
+def test_files_are_told_what_they_are(tmp_path: Path, cli, monkeypatch) -> None:
+    """Issue 67: a .npy piped to ``--file -`` was taken for a huge text board, a picture
+    was "invalid start byte", a header claiming 100000x100000 was "not a .npy array"."""
+    import io
+
+    array = tmp_path / "b.npy"
+    np.save(array, np.array([[1, 0], [0, 1]], dtype=np.int8))
+    stdin = io.TextIOWrapper(io.BytesIO(array.read_bytes()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, err = cli("solve", "--file", "-")
+    assert code == 0 and err == "" and out.splitlines()[:2] == ["01", "10"]
+    picture = tmp_path / "picture.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    code, _, err = cli("solve", "--file", str(picture))
+    assert code == 2 and "is a PNG picture, not a board" in err and "start byte" not in err
+    binary = tmp_path / "junk.bin"
+    binary.write_bytes(bytes(range(128, 256)))
+    code, _, err = cli("solve", "--file", str(binary))
+    assert code == 2 and "not UTF-8 text" in err and "start byte" not in err
+    claims = tmp_path / "claims.npy"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "|i1", "fortran_order": False, "shape": (100_000, 100_000)}
+    )
+    claims.write_bytes(header.getvalue() + bytes(16))
+    code, _, err = cli("solve", "--file", str(claims))
+    assert code == 2 and "A 100,000x100,000 grid has 10,000,000,000 cells" in err
+    short = tmp_path / "short.npy"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "|i1", "fortran_order": False, "shape": (300, 300)}
+    )
+    short.write_bytes(header.getvalue() + bytes(16))
+    code, _, err = cli("solve", "--file", str(short))
+    assert code == 2 and "is cut short" in err and "90,000 bytes" in err
+
+
+def test_big_counts_have_thousands_separators(cli) -> None:
+    """Issue 67: counts printed as 4294967296 or in full, thousands of digits."""
+    zeros = "/".join(["0" * 39] * 39)
+    code, out, _ = cli("solve", "--objective", "0", "--no-minimize", zeros)
+    assert code == 0 and out.splitlines()[-1].endswith("; 4,294,967,296 solutions.")
+    ones = "/".join(["1" * 80] * 80)  # all lit, to be turned all dark: over 1,000 presses
+    code, out, _ = cli("solve", "--objective", "0", "--no-minimize", ones)
+    total = out.splitlines()[-1].split(" ")[0]
+    assert code == 0 and "," in total and int(total.replace(",", "")) >= 1000

@@ -164,7 +164,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(format_lightup(puzzle, result.solutions[0], header))
     if result.exhausted:
-        print(f"{result.count} solution{'s' if result.count != 1 else ''}")
+        print(f"{result.count:,} solution{'s' if result.count != 1 else ''}")
     else:
-        print(f"at least {result.count} solutions (stopped at the bound)")
+        print(f"at least {result.count:,} solutions (stopped at the bound)")
     return 0
