@@ -376,3 +376,20 @@ def test_big_counts_have_thousands_separators(cli) -> None:
     code, out, _ = cli("solve", "--objective", "0", "--no-minimize", ones)
     total = out.splitlines()[-1].split(" ")[0]
     assert code == 0 and "," in total and int(total.replace(",", "")) >= 1000
+
+
+def test_bench_limit_rows_run_a_fresh_call_and_print_the_stated_figure(tmp_path: Path) -> None:
+    """Issue 67: ``bench --limits`` runs each stated limit as a fresh call and prints its
+    seconds (and CPU seconds and peak memory where the platform says) beside the figure
+    the README states; here on one small case."""
+    from assistant.commands.bench import LimitCase, _limit_line, _run_limit
+
+    def make(folder: Path) -> list[str]:
+        return ["solve", "--preset", "toa", "111/0#0/110"]
+
+    row = _run_limit(LimitCase("toa", "instant", make), tmp_path)
+    assert row["exit"] == 0 and row["seconds"] > 0 and row["stated"] == "instant"
+    if hasattr(__import__("os"), "wait4"):
+        assert row["cpu_seconds"] > 0 and row["peak_rss_mib"] > 10
+    line = _limit_line(row)
+    assert line.startswith("toa ") and line.endswith("  instant")
