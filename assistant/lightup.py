@@ -67,6 +67,7 @@ __all__ = [
     "check_lightup",
     "format_lightup",
     "generate_lightup",
+    "grid_size",
     "has_header",
     "lit_cells",
     "parse_lightup",
@@ -199,6 +200,20 @@ def has_header(text: str) -> bool:
         if line.strip():
             return _HEADER.match(line) is not None
     return False
+
+
+def grid_size(text: str) -> tuple[int, int]:
+    """``(rows, cols)`` from the header, or else from the lines, without reading the
+    cells: what a size limit is checked on before the puzzle is parsed. ``(0, 0)`` for
+    blank text."""
+    lines = [line.strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        return 0, 0
+    header = _HEADER.match(lines[0])
+    if header:
+        return int(header.group(1)), int(header.group(2))
+    return len(lines), max(len(line) for line in lines)
 
 
 def parse_lightup(text: str) -> tuple[LightUpPuzzle, frozenset[tuple[int, int]]]:

@@ -115,3 +115,36 @@ def test_missing_clingo_is_one_sentence(monkeypatch: pytest.MonkeyPatch) -> None
     with pytest.raises(AspError, match=r"install the asp extra: pip install \.\[asp\]\.$") as e:
         solve_with_clingo(Board.parse("11"))
     assert isinstance(e.value, UserError)
+
+
+@pytest.mark.usefixtures("need_clingo")
+def test_the_time_limit_counts_from_the_start_of_the_call() -> None:
+    """Issue 67: the time limit covers the whole call. Time already spent before the
+    search (here: said to have started 5 s ago) leaves clingo nothing for a 2 s limit;
+    on a board where it finds no grid at once, that is one sentence."""
+    import time
+
+    board = random_solvable_board(20, 20, 3, seed=20)
+    with pytest.raises(AspError, match="no presses within 2 seconds"):
+        solve_with_clingo(board, seconds=2, started=time.monotonic() - 5)
+
+
+@pytest.mark.usefixtures("need_clingo")
+def test_an_unsolvable_board_is_answered_without_starting_clingo(monkeypatch) -> None:
+    import clingo
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("clingo was started for a board the engine proved unsolvable")
+
+    monkeypatch.setattr(clingo, "Control", refuse)
+    board = Board.from_arrays(np.array([[1, 0, 0, 0, 0]] + [[0] * 5] * 4), objective=0)
+    result = solve_with_clingo(board, seconds=60)
+    assert not result.solvable and result.reason == solve(board).reason
+
+
+def test_more_states_lower_the_clingo_limit() -> None:
+    from assistant.limits import CLINGO_MAX_CELLS, clingo_cell_limit
+
+    assert clingo_cell_limit(2) == clingo_cell_limit(9) == CLINGO_MAX_CELLS
+    assert clingo_cell_limit(16) == 711 and clingo_cell_limit(36) == 130
+    assert clingo_cell_limit(2**31) == 1

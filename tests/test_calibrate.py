@@ -131,7 +131,10 @@ def test_unreadable_image_and_no_puzzle(tmp_path, cli) -> None:
     bad = tmp_path / "bad.png"
     bad.write_bytes(b"no")
     code, _, err = cli("calibrate", "--image", str(bad), "--auto", "--out", "x.json")
-    assert code == 2 and "Cannot read" in err
+    assert code == 2 and "could not be decoded as an image" in err
+    missing = str(tmp_path / "nope.png")
+    code, _, err = cli("calibrate", "--image", missing, "--auto", "--out", "x.json")
+    assert code == 2 and "does not exist" in err  # the sentence detect says (issue 67)
     empty = tmp_path / "empty.png"
     cv2.imwrite(str(empty), np.full((400, 400, 3), 80, np.uint8))
     code, _, err = cli("calibrate", "--image", str(empty), "--auto", "--out", "x.json")
@@ -172,3 +175,15 @@ def test_holes_in_the_one_format(tmp_path) -> None:
     assert parse_holes("2,3 1,1", 3, 3) == ((0, 0), (1, 2))
     with pytest.raises(CalibrationError, match="row,column pair"):
         parse_holes("2-3", 3, 3)
+
+
+def test_negative_corners_are_values_not_options(room, tmp_path, cli) -> None:
+    """Issue 67: ``--corners -100,...`` said "expected one argument" where
+    ``--corners=-100,...`` worked; corners left of or above the picture are refused for
+    what they are."""
+    _, image = room
+    corners = "-100,-100,300,-100,300,300,-100,300"
+    for args in (["--corners", corners], [f"--corners={corners}"]):
+        out = str(tmp_path / "x.json")
+        code, _, err = cli("calibrate", "--image", str(image), *args, "--out", out)
+        assert code == 2 and "outside the" in err and "expected one argument" not in err

@@ -260,3 +260,136 @@ def _board_50(tmp_path: Path) -> str:
     path = tmp_path / "b50.npy"
     np.save(path, np.random.default_rng(1).integers(0, 2, (50, 50)))
     return str(path)
+
+
+def test_json_never_formats_a_press_grid_it_does_not_print(
+    tmp_path: Path, cli, monkeypatch
+) -> None:
+    """Issue 67: ``--json`` on a board too large to print formatted the whole grid as text
+    (24 s at 10,000x10,000) and then printed null."""
+    from assistant.solver.engine import Solution
+
+    board = tmp_path / "b.npy"
+    np.save(board, np.random.default_rng(3).integers(0, 2, (120, 120), dtype=np.int8))
+
+    def refuse(self):
+        raise AssertionError("the press grid was formatted but is not printed")
+
+    monkeypatch.setattr(Solution, "presses_text", refuse)
+    code, out, err = cli("solve", "--json", "--no-minimize", "--file", str(board))
+    data = json.loads(out)
+    assert code in (0, 1) and err == ""
+    assert data["presses"] is None
+    assert ("presses_omitted" in data) == data["solvable"]
+
+
+def test_boards_with_holes_have_their_own_measured_limit(tmp_path: Path, cli) -> None:
+    """Issue 67: boards with holes and 3 states took 38 s at 1,000x1,000 and 431 s at
+    2,000x2,000 under a 4,000,000-cell limit said to take seconds. They now have their own
+    limit (shared out among the prime-power factors of k), refused before any work."""
+    from assistant.limits import SOLVE_MAX_CELLS_HOLES
+
+    over = tmp_path / "over.npy"
+    array = np.lib.format.open_memmap(over, mode="w+", dtype=np.int8, shape=(1001, 1000))
+    array[0, 0] = -1
+    array.flush()
+    del array
+    code, _, err = cli("solve", "--states", "3", "--file", str(over))
+    assert code == 2 and f"{SOLVE_MAX_CELLS_HOLES:,}" in err and "with holes." in err
+    assert err.count("\n") == 1 and "and takes" not in err
+    small = tmp_path / "small.npy"
+    np.save(small, np.where(np.eye(710, dtype=bool), -1, 0).astype(np.int8))
+    code, _, err = cli("solve", "--states", "6", "--file", str(small))
+    assert code == 2 and "500,000" in err and "with holes and 6 states" in err
+    code, out, err = cli("solve", "--states", "3", "--json", "--file", str(small))
+    data = json.loads(out)
+    assert code == 0 and err == "" and data["method"] == "chase-mod"
+
+
+def test_clingo_limit_depends_on_the_states(tmp_path: Path, cli) -> None:
+    """Issue 67: grounding grows with the states (50x50 with 36 states: a minute before
+    any time limit applied), so more states lower clingo's size limit."""
+    pytest.importorskip("clingo")
+    board = tmp_path / "b30.npy"
+    np.save(board, np.random.default_rng(2).integers(0, 16, (30, 30)))
+    code, _, err = cli("solve", "--engine", "clingo", "--states", "16", "--file", str(board))
+    assert code == 2 and "711 cells" in err and "with 16 states" in err and "30x30" in err
+
+
+def test_the_time_limit_starts_with_the_process() -> None:
+    """Issue 67: ``--time-limit`` covers the whole call, so its clock starts when the
+    program does (here half a second of sleep stands for the start-up)."""
+    if not sys.platform.startswith("linux") and sys.platform != "win32":
+        pytest.skip("the process start time is read on Linux and Windows only")
+    code = (
+        "import time; time.sleep(0.5); from assistant.commands.solve import _call_started; "
+        "print(time.monotonic() - _call_started())"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert 0.5 <= float(result.stdout) < 10
+
+
+def test_files_are_told_what_they_are(tmp_path: Path, cli, monkeypatch) -> None:
+    """Issue 67: a .npy piped to ``--file -`` was taken for a huge text board, a picture
+    was "invalid start byte", a header claiming 100000x100000 was "not a .npy array"."""
+    import io
+
+    array = tmp_path / "b.npy"
+    np.save(array, np.array([[1, 0], [0, 1]], dtype=np.int8))
+    stdin = io.TextIOWrapper(io.BytesIO(array.read_bytes()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code, out, err = cli("solve", "--file", "-")
+    assert code == 0 and err == "" and out.splitlines()[:2] == ["01", "10"]
+    picture = tmp_path / "picture.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    code, _, err = cli("solve", "--file", str(picture))
+    assert code == 2 and "is a PNG picture, not a board" in err and "start byte" not in err
+    binary = tmp_path / "junk.bin"
+    binary.write_bytes(bytes(range(128, 256)))
+    code, _, err = cli("solve", "--file", str(binary))
+    assert code == 2 and "not UTF-8 text" in err and "start byte" not in err
+    claims = tmp_path / "claims.npy"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "|i1", "fortran_order": False, "shape": (100_000, 100_000)}
+    )
+    claims.write_bytes(header.getvalue() + bytes(16))
+    code, _, err = cli("solve", "--file", str(claims))
+    assert code == 2 and "A 100,000x100,000 grid has 10,000,000,000 cells" in err
+    short = tmp_path / "short.npy"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "|i1", "fortran_order": False, "shape": (300, 300)}
+    )
+    short.write_bytes(header.getvalue() + bytes(16))
+    code, _, err = cli("solve", "--file", str(short))
+    assert code == 2 and "is cut short" in err and "90,000 bytes" in err
+
+
+def test_big_counts_have_thousands_separators(cli) -> None:
+    """Issue 67: counts printed as 4294967296 or in full, thousands of digits."""
+    zeros = "/".join(["0" * 39] * 39)
+    code, out, _ = cli("solve", "--objective", "0", "--no-minimize", zeros)
+    assert code == 0 and out.splitlines()[-1].endswith("; 4,294,967,296 solutions.")
+    ones = "/".join(["1" * 80] * 80)  # all lit, to be turned all dark: over 1,000 presses
+    code, out, _ = cli("solve", "--objective", "0", "--no-minimize", ones)
+    total = out.splitlines()[-1].split(" ")[0]
+    assert code == 0 and "," in total and int(total.replace(",", "")) >= 1000
+
+
+def test_bench_limit_rows_run_a_fresh_call_and_print_the_stated_figure(tmp_path: Path) -> None:
+    """Issue 67: ``bench --limits`` runs each stated limit as a fresh call and prints its
+    seconds (and CPU seconds and peak memory where the platform says) beside the figure
+    the README states; here on one small case."""
+    from assistant.commands.bench import LimitCase, _limit_line, _run_limit
+
+    def make(folder: Path) -> list[str]:
+        return ["solve", "--preset", "toa", "111/0#0/110"]
+
+    row = _run_limit(LimitCase("toa", "instant", make), tmp_path)
+    assert row["exit"] == 0 and row["seconds"] > 0 and row["stated"] == "instant"
+    if hasattr(__import__("os"), "wait4"):
+        assert row["cpu_seconds"] > 0 and row["peak_rss_mib"] > 10
+    line = _limit_line(row)
+    assert line.startswith("toa ") and line.endswith("  instant")

@@ -13,6 +13,7 @@ arguments are accepted.
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from pathlib import Path
 
@@ -234,3 +235,137 @@ def test_corrupt_settings_and_profiles_are_never_lost(tmp_path_factory, data) ->
             with contextlib.suppress(UserError):
                 load_profile(path)
             assert path.read_bytes() == bytes(good)  # a bad profile is reported, not touched
+
+
+# -- the stated size limits: just over is refused, just under is taken (issue 67) ---------
+#
+# Over: one sentence naming the limit, exit 2. Under: the command gets past every size
+# check to the work itself, which is replaced here by a marker; how long the work takes
+# at the limit is measured by ``toa-assistant bench`` (its "limit" rows), not asserted.
+
+
+class _Accepted(Exception):
+    """Raised where the work would start: the input passed every size check."""
+
+
+def _accept(*args, **kwargs):
+    raise _Accepted
+
+
+def _shapes(limit: int, shape: str, over: bool) -> tuple[int, int]:
+    """A grid of just over (one more row or column) or at most ``limit`` cells."""
+    if shape == "row":
+        return 1, limit + over
+    side = math.isqrt(limit)
+    if shape == "square":
+        if not over:
+            return side, side
+        return (side + 1, side) if (side + 1) * side > limit else (side + 1, side + 1)
+    cols = limit // 2
+    return (2, cols + 1) if over else (2, cols)
+
+
+def _npy(folder: Path, rows: int, cols: int, hole: bool) -> str:
+    path = folder / f"b{rows}x{cols}{'h' if hole else ''}.npy"
+    array = np.lib.format.open_memmap(path, mode="w+", dtype=np.int8, shape=(rows, cols))
+    if hole:
+        array[0, 0] = -1
+    array.flush()
+    del array
+    return str(path)
+
+
+def _solve_case(states: int, holes: bool):
+    def make(folder: Path, rows: int, cols: int) -> list[str]:
+        return ["solve", "--states", str(states), "--file", _npy(folder, rows, cols, holes)]
+
+    return make
+
+
+def _text_case(folder: Path, rows: int, cols: int) -> list[str]:
+    path = folder / f"t{rows}x{cols}.txt"
+    path.write_text(("0" * cols + "\n") * rows, encoding="utf-8")
+    return ["solve", "--file", str(path)]
+
+
+def _clingo_case(states: int):
+    def make(folder: Path, rows: int, cols: int) -> list[str]:
+        path = folder / f"c{rows}x{cols}.npy"
+        np.save(path, np.zeros((rows, cols), dtype=np.int8))
+        return ["solve", "--engine", "clingo", "--states", str(states), "--objective", "0",
+                "--time-limit", "5", "--file", str(path)]  # fmt: skip
+
+    return make
+
+
+def _lightup_case(verb: str, count: int | None = None):
+    def make(folder: Path, rows: int, cols: int) -> list[str]:
+        path = folder / f"l{rows}x{cols}.txt"
+        path.write_text(f"{rows} {cols}\n" + ("." * cols + "\n") * rows, encoding="utf-8")
+        extra = [] if count is None else ["--count", str(count)]
+        return ["lightup", verb, *extra, str(path)]
+
+    return make
+
+
+def _limit_cases() -> dict:
+    from assistant import limits
+
+    return {
+        "solve, 2 states": (limits.SOLVE_MAX_CELLS, _solve_case(2, False)),
+        "solve, 3 states": (limits.SOLVE_MAX_CELLS_GENERAL, _solve_case(3, False)),
+        "solve, holes": (limits.SOLVE_MAX_CELLS_HOLES, _solve_case(3, True)),
+        "solve, holes, 6 states": (limits.solve_cell_limit(6, True), _solve_case(6, True)),
+        "solve, text": (limits.SOLVE_MAX_TEXT_CELLS, _text_case),
+        "clingo, 2 states": (limits.clingo_cell_limit(2), _clingo_case(2)),
+        "clingo, 16 states": (limits.clingo_cell_limit(16), _clingo_case(16)),
+        "lightup solve": (limits.LIGHTUP_MAX_CELLS, _lightup_case("solve")),
+        "lightup solve --count 1000": (
+            limits.LIGHTUP_COUNT_MAX_WORK // 1000,
+            _lightup_case("solve", 1000),
+        ),
+        "lightup check": (limits.LIGHTUP_CHECK_MAX_CELLS, _lightup_case("check")),
+    }
+
+
+@settings(FUZZ, max_examples=40)
+@given(
+    case=st.sampled_from(sorted(_limit_cases())),
+    shape=st.sampled_from(["row", "square", "two rows"]),
+    over=st.booleans(),
+)
+def test_every_size_limit_refuses_just_over_and_takes_just_under(
+    sandbox, cli, case, shape, over
+) -> None:
+    limit, make = _limit_cases()[case]
+    if case.startswith("clingo"):
+        shape = "square"  # clingo's limit is stated for square boards
+    rows, cols = _shapes(limit, shape, over)
+    argv = make(sandbox, rows, cols)
+    event(f"{case}, {'over' if over else 'under'}")
+    with pytest.MonkeyPatch.context() as patch:  # undone after each example
+        # Where the work would start, a marker instead (the size checks all come first).
+        patch.setattr("assistant.commands.solve.solve", _accept)
+        patch.setattr("assistant.commands.solve.parse_grid", _accept)
+        patch.setattr("assistant.commands.lightup.solve_lightup", _accept)
+        patch.setattr("assistant.commands.lightup.check_lightup", _accept)
+        if case.startswith("clingo"):
+            clingo = pytest.importorskip("clingo", reason="the optional asp extra")
+            patch.setattr(clingo, "Control", _accept)
+        if case in ("solve, 2 states", "solve, 3 states"):
+            # 10^8 cells without holes: the header decides, the data need not be read.
+            from assistant.puzzle import Board
+
+            patch.setattr(
+                "assistant.commands.solve._board_from_array",
+                lambda array, name, k, objective: Board.from_arrays(
+                    np.broadcast_to(np.int8(0), array.shape), None, k, 0
+                ),
+            )
+        if over:
+            code, _out, err = cli(*argv)
+            assert code == 2 and err.count("\n") == 1, (case, rows, cols, err)
+            assert f"{limit:,}" in err or "--count" in err or "characters" in err, err
+        else:
+            with pytest.raises(_Accepted):
+                cli(*argv)

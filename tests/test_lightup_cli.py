@@ -143,3 +143,29 @@ def test_help_describes_the_file_format(cli, tmp_path) -> None:
     solution.write_text("\n".join(["3 3", *answer]) + "\n", "utf-8")
     assert cli("lightup", "check", str(solution))[:2] == (0, "valid\n")
     assert cli("lightup", "solve", str(puzzle))[0] == 0
+
+
+def test_sizes_beyond_the_stated_limits_are_refused_before_work(capsys, tmp_path) -> None:
+    """Issue 67: ``lightup solve`` had no limit (200x200 empty: 6 s and 0.56 GB, 1,000x1,000
+    killed at 10.8 GB). Each refusal is one sentence naming the limit."""
+    from assistant.limits import LIGHTUP_CHECK_MAX_CELLS, LIGHTUP_MAX_CELLS
+
+    big = write(tmp_path, "200 200\n" + ("." * 200 + "\n") * 200)
+    code, out, err = run(capsys, "lightup", "solve", big)
+    assert code == 2 and out == "" and f"{LIGHTUP_MAX_CELLS:,}" in err and "200x200" in err
+    assert err.count("\n") == 1
+    headerless = write(tmp_path, ("." * 101 + "\n") * 100, "h.txt")
+    code, _, err = run(capsys, "lightup", "solve", headerless)
+    assert code == 2 and "100x101" in err
+    fifty = write(tmp_path, "50 50\n" + ("." * 50 + "\n") * 50, "c.txt")
+    code, _, err = run(capsys, "lightup", "solve", "--count", "5000", fifty)
+    assert code == 2 and "--count 4,000 or less" in err and err.count("\n") == 1
+    huge = tmp_path / "huge.txt"
+    huge.write_text("." * (4 * LIGHTUP_CHECK_MAX_CELLS + 5000), encoding="utf-8")
+    code, _, err = run(capsys, "lightup", "check", str(huge))
+    assert code == 2 and "characters" in err and f"{LIGHTUP_CHECK_MAX_CELLS:,}" in err
+
+
+def test_a_grid_at_the_limit_is_solved(capsys, tmp_path) -> None:
+    code, out, err = run(capsys, "lightup", "solve", write(tmp_path, ("." * 100 + "\n") * 100))
+    assert code == 0 and err == "" and out.splitlines()[-1].startswith("not unique")

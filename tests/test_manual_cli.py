@@ -59,6 +59,10 @@ def test_registered() -> None:
         (["--board", "12/21"], "holds 2, but with 2 states"),
         (["--board", "10/01", "--rows", "3"], "does not match --rows and --cols"),
         (["--board", "1" * 101], "solve --file"),
+        # Issue 67: the advice must name an input solve takes.
+        (["--states", "99"], "solve it with 'toa-assistant solve --file BOARD.npy --states 99'"),
+        (["--rows", "2000", "--cols", "2000"], "solve --file BOARD.npy'"),
+        (["--rows", "100000", "--cols", "100000"], "more than 'toa-assistant solve' takes"),
     ],
 )
 def test_bad_arguments_are_one_sentence_and_exit_2(

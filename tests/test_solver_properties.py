@@ -178,23 +178,36 @@ def test_too_many_states_is_refused_with_a_sentence() -> None:
         solve(Board.from_arrays(np.zeros((2, 2), dtype=np.int64), k=2**31 + 1, objective=0))
 
 
-def test_eliminating_chase_agrees_with_the_plain_chase_over_prime_powers() -> None:
-    from assistant.solver.eliminating import solve_eliminating
+def _prime_power(k: int) -> tuple[int, int]:
+    from assistant.solver.modular import factorize
 
-    rng = np.random.default_rng(3)
+    ((p, e),) = factorize(k)
+    return p, e
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_chase_mod_agrees_with_the_plain_chase_over_prime_powers(wide: bool) -> None:
+    """The row chase over Z_{p^e} against the plain chase to a dense system: solvability,
+    the kernel's orders, a solution, and every generator quiet with its order. Wide
+    boards take the in-place path for wide intervals and retire variables."""
+    from assistant.solver.chase_mod import solve_chase_mod
+
+    rng = np.random.default_rng(3 + wide)
     checked = 0
-    while checked < 400:
-        rows, cols = (int(v) for v in rng.integers(1, 8, size=2))
-        k = int(rng.choice([3, 4, 5, 8, 9, 25, 27]))
-        present = rng.random((rows, cols)) > rng.random() * 0.5
+    while checked < (40 if wide else 400):
+        rows, cols = (int(v) for v in rng.integers(1, 90 if wide else 8, size=2))
+        if wide:
+            rows = int(rng.integers(1, 30))
+        k = int(rng.choice([3, 4, 5, 8, 9, 25, 27, 49, 257, 2**31 - 1]))
+        present = rng.random((rows, cols)) > rng.random() * 0.6
         if not present.any():
             continue
         checked += 1
         board = Board.from_arrays(
             rng.integers(0, k, (rows, cols)) * present, present, k, int(rng.integers(0, k))
         )
-        p, e = next((q, a) for q in (2, 3, 5) for a in range(1, 4) if q**a == k)
-        result = solve_eliminating(board.target_delta(), present, p, e)
+        p, e = _prime_power(k)
+        result = solve_chase_mod(board.target_delta(), present, p, e)
         chase = reduce_by_chasing(board.target_delta(), present, k)
         reference = solve_mod(chase.matrix, chase.rhs, k)
         assert (result.presses is not None) == reference.solvable
@@ -206,11 +219,52 @@ def test_eliminating_chase_agrees_with_the_plain_chase_over_prime_powers() -> No
             assert not (generator * order % k).any()
 
 
+def test_chase_mod_solves_what_it_is_given_and_counts_when_generators_are_capped() -> None:
+    from assistant.solver.chase_mod import solve_chase_mod
+
+    rng = np.random.default_rng(11)
+    present = rng.random((60, 70)) >= 0.4  # many small pieces: a large kernel
+    board = random_solvable_board(60, 70, 9, present=present, seed=rng)
+    full = solve_chase_mod(board.target_delta(), present, 3, 2)
+    capped = solve_chase_mod(board.target_delta(), present, 3, 2, max_generators=3)
+    assert len(full.orders) > 3 and len(full.generators) == len(full.orders)
+    assert capped.orders == full.orders and capped.generators == []
+    for result in (full, capped):
+        assert board.apply(result.presses).is_solved()
+
+
+def test_large_elimination_agrees_with_the_smith_form() -> None:
+    from assistant.solver.modular import dot_mod, solve_mod_large, solve_mod_prime_power
+
+    rng = np.random.default_rng(5)
+    for q in (3, 4, 9, 2**31 - 1, 3**19):
+        a, b = rng.integers(0, q, (7, 300)), rng.integers(0, q, (300, 5))
+        exact = (a.astype(object) @ b.astype(object)) % q
+        assert (dot_mod(a, b, q) == exact.astype(np.int64)).all()
+    for trial in range(150):
+        p, e = [(3, 1), (2, 2), (2, 3), (3, 2), (5, 1), (2, 1)][trial % 6]
+        q = p**e
+        rows, cols = (int(v) for v in rng.integers(1, 200, size=2))
+        a = rng.integers(0, q, (rows, cols))
+        if trial % 3 == 0:  # low rank, with multiples of p: the Smith-form tail is used
+            a = a @ rng.integers(0, q, (cols, cols)) % q * rng.choice([1, p], (1, cols)) % q
+        b = a @ rng.integers(0, q, cols) % q if trial % 4 else rng.integers(0, q, rows)
+        large = solve_mod_large(a, b, p, e)
+        reference = solve_mod_prime_power(a, b, p, e)
+        assert large.solvable == reference.solvable
+        assert sorted(large.orders) == sorted(reference.orders)
+        if large.solvable:
+            assert not ((a @ large.particular - b) % q).any()
+        for generator, order in zip(large.generators, large.orders, strict=True):
+            assert not (a @ generator % q).any() and not (generator * order % q).any()
+            assert (generator * (order // p) % q).any()  # the order is exact
+
+
 @pytest.mark.parametrize("k", [3, 4, 6, 12])
 def test_hundred_by_hundred_with_holes_and_many_states(k: int) -> None:
     rng = np.random.default_rng(k)
     present = rng.random((100, 100)) >= 0.1
     board = random_solvable_board(100, 100, k, present=present, seed=rng)
     solution = solve(board)
-    assert solution.method == "chase-eliminating"
+    assert solution.method == "chase-mod"
     assert board.apply(solution.presses).is_solved()

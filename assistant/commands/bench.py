@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -69,6 +72,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-memory", action="store_true", help="skip the peak-memory run of the largest case"
     )
     parser.add_argument("--memory-probe", metavar="CASE", help=argparse.SUPPRESS)
+    parser.add_argument("--limit-inputs", metavar="FOLDER", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--limits",
+        action="store_true",
+        help="instead: run each stated resource limit at the limit, as a fresh "
+        "toa-assistant call, and print its seconds and memory beside the stated figure",
+    )
 
 
 def make_board(case: Case, seed: int = 0) -> Board:
@@ -159,9 +169,157 @@ def _probe(name: str) -> int:
     return 0
 
 
+@dataclass(frozen=True)
+class LimitCase:
+    """One row of the README's limits table, run at the limit: ``make(folder)`` writes
+    the input (unless it is there) and returns the command's arguments; ``stated`` is
+    the README's figure."""
+
+    name: str
+    stated: str
+    make: Callable[[Path], list[str]]
+
+
+def _npy_board(rows: int, cols: int, k: int, holes: float = 0.0, seed: int = 7):
+    def make(folder: Path) -> list[str]:
+        path = folder / f"board-{rows}x{cols}-k{k}-{holes:g}.npy"
+        if not path.exists():
+            rng = np.random.default_rng(seed)
+            board = rng.integers(0, k, (rows, cols), dtype=np.int8)
+            if holes:
+                board[rng.random((rows, cols)) < holes] = -1
+            np.save(path, board)
+        return ["solve", "--states", str(k), "--file", str(path)]
+
+    return make
+
+
+def _text_board(folder: Path) -> list[str]:
+    path = folder / "board-1000x1000.txt"
+    if not path.exists():
+        rows = np.random.default_rng(7).integers(0, 2, (1000, 1000), dtype=np.uint8) + ord("0")
+        path.write_bytes(b"\n".join(row.tobytes() for row in rows))
+    return ["solve", "--file", str(path)]
+
+
+def _clingo_board(folder: Path) -> list[str]:
+    path = folder / "clingo-50x50.npy"
+    if not path.exists():
+        np.save(path, make_board(Case("clingo", 50, 50, 2), seed=7).states.astype(np.int8))
+    return ["solve", "--engine", "clingo", "--time-limit", "10", "--file", str(path)]
+
+
+def _lightup_grid(verb: str, side: int, *extra: str):
+    def make(folder: Path) -> list[str]:
+        path = folder / f"lightup-{side}x{side}.txt"
+        if not path.exists():
+            path.write_text(f"{side} {side}\n" + ("." * side + "\n") * side, encoding="utf-8")
+        return ["lightup", verb, *extra, str(path)]
+
+    return make
+
+
+#: The README's limits table, each row at its limit (random boards, seed 7).
+LIMIT_CASES = (
+    LimitCase("solve, 2 states, 10,000x10,000", "1.3 s CPU, 0.4 GB", _npy_board(10_000, 10_000, 2)),
+    LimitCase("solve, 3 states, 2,000x2,000", "1.3 s CPU, 0.3 GB", _npy_board(2_000, 2_000, 3)),
+    LimitCase("solve, 9 states, 2,000x2,000", "3.4 s CPU, 0.3 GB", _npy_board(2_000, 2_000, 9)),
+    LimitCase(
+        "solve, 3 states, 1,000x1,000, 1% holes", "3-4 s CPU", _npy_board(1_000, 1_000, 3, 0.01)
+    ),
+    LimitCase(
+        "solve, 3 states, 1,000x1,000, 30% holes",
+        "<= 13 s CPU, 0.4 GB",
+        _npy_board(1_000, 1_000, 3, 0.3),
+    ),
+    LimitCase(
+        "solve, 2 states, 1,000x1,000, 30% holes", "<= 13 s CPU", _npy_board(1_000, 1_000, 2, 0.3)
+    ),
+    LimitCase("solve, 6 states, 707x707, 30% holes", "<= 13 s CPU", _npy_board(707, 707, 6, 0.3)),
+    LimitCase("solve, text board, 1,000x1,000", "0.8 s CPU", _text_board),
+    LimitCase("solve --engine clingo --time-limit 10, 50x50", "<= 10 s wall clock", _clingo_board),
+    LimitCase("lightup solve, 100x100 empty", "1.4 s CPU, <= 0.25 GB", _lightup_grid("solve", 100)),
+    LimitCase(
+        "lightup solve --count 1000, 100x100",
+        "2.3 s CPU",
+        _lightup_grid("solve", 100, "--count", "1000"),
+    ),
+    LimitCase("lightup check, 1,000x1,000", "1.1 s CPU", _lightup_grid("check", 1_000)),
+)
+
+
+def _run_limit(case: LimitCase, folder: Path) -> dict:
+    """The case as a fresh process: wall seconds from start to exit and, where the
+    platform reports a child's use, its CPU seconds and peak memory (the CPU figure is
+    the steadier one on a shared machine: the work is on one thread)."""
+    argv = case.make(folder)  # written by the inputs process: this only names them
+    command = [sys.executable, "-m", "assistant", *argv]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    cpu = peak = None
+    if hasattr(os, "wait4"):
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        code = child.returncode = os.waitstatus_to_exitcode(status)
+        cpu = round(usage.ru_utime + usage.ru_stime, 2)
+        peak = round(usage.ru_maxrss / 1024, 1)  # KiB on Linux
+    else:
+        code = child.wait()
+        seconds = time.perf_counter() - start
+    error = child.stderr.read().decode("utf-8", "replace").strip() if child.stderr else ""
+    child.stderr.close()
+    return {
+        "case": f"limit: {case.name}",
+        "seconds": round(seconds, 2),
+        "cpu_seconds": cpu,
+        "peak_rss_mib": peak,
+        "stated": case.stated,
+        "exit": code,
+        "message": error,
+    }
+
+
+def _write_limit_inputs(folder: str) -> int:
+    """Write every limit case's input (a separate process: a child's peak memory on
+    Linux starts from its parent's at the fork, so the measuring process stays small)."""
+    for case in LIMIT_CASES:
+        case.make(Path(folder))
+    return 0
+
+
+def _run_limits(as_json: bool) -> int:
+    """Exit 1 when an input at its stated limit is refused or fails."""
+    if not as_json:
+        print(f"{'limit case':48} {'seconds':>8} {'CPU s':>7} {'peak MiB':>9}  stated")
+    failed = False
+    with tempfile.TemporaryDirectory(prefix="toa-limits-") as folder:
+        subprocess.run(
+            [sys.executable, "-m", "assistant", "bench", "--limit-inputs", folder], check=True
+        )
+        for case in LIMIT_CASES:
+            row = _run_limit(case, Path(folder))
+            # clingo may end its time without an answer (exit 2, one sentence); nothing
+            # else may refuse or fail at its own limit.
+            failed |= row["exit"] not in (0, 1) and "clingo found no presses" not in row["message"]
+            print(json.dumps(row) if as_json else _limit_line(row), flush=True)
+    return 1 if failed else 0
+
+
+def _limit_line(row: dict) -> str:
+    cpu = "" if row["cpu_seconds"] is None else f"{row['cpu_seconds']:.2f}"
+    peak = "" if row["peak_rss_mib"] is None else f"{row['peak_rss_mib']:.0f}"
+    note = f"  (exit {row['exit']}: {row['message']})" if row["exit"] not in (0, 1) else ""
+    name = row["case"].removeprefix("limit: ")
+    return f"{name:48} {row['seconds']:>8.2f} {cpu:>7} {peak:>9}  {row['stated']}{note}"
+
+
 def run(args: argparse.Namespace) -> int:
     if args.memory_probe:
         return _probe(args.memory_probe)
+    if args.limit_inputs:
+        return _write_limit_inputs(args.limit_inputs)
+    if args.limits:
+        return _run_limits(args.json)
     cases = QUICK_CASES if args.quick else FULL_CASES
     if not args.json:
         print(f"{'case':34} {'seconds':>10} {'target':>8} {'verified':>9}  notes")

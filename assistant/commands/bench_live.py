@@ -115,30 +115,42 @@ def run(args: argparse.Namespace) -> int:
         walking["relocations_per_change"] <= TARGET_RELOCATIONS_PER_CHANGE
         and walking["solved"]
     )
+    # The frame and CPU targets are the tracked loop's: the baseline is what it is
+    # compared with, so its row carries no target.
+    tracked["target_frame_ms"] = TARGET_FRAME_MS
+    tracked["target_cpu_percent"] = TARGET_CPU_PERCENT
     for row in rows:
-        if args.json:
-            print(json.dumps(row))
-        elif row is walking:
-            print(
-                f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms  "
-                f"loop CPU {row['loop_cpu_percent']:5.1f}%  frames {row['frames']}  "
-                f"view changes {row['view_changes']}, whole-window searches "
-                f"{row['relocations']} ({row['relocations_per_change']:.2f} per change, "
-                f"target ≤{TARGET_RELOCATIONS_PER_CHANGE:g})  overlay painted {row['paints']}x "
-                f"in {row['paint_ms_median']:.2f} ms  solved {row['solved']}"
-            )
-        else:
-            print(
-                f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms "
-                f"(target ≤{TARGET_FRAME_MS} ms)  process CPU {row['cpu_percent']:5.1f}% "
-                f"(target ≤{TARGET_CPU_PERCENT}%)  loop CPU {row['loop_cpu_percent']:5.1f}%  "
-                f"frames {row['frames']}  puzzle in view {row['in_view']}  "
-                f"route drawn {row['route_drawn']} (overlay painted {row['paints']}x in "
-                f"{row['paint_ms_median']:.2f} ms)"
-            )
+        print(json.dumps(row) if args.json else format_row(row))
     if not args.json:
         print(f"tracked vs baseline per frame: {tracked['speedup_vs_baseline']}x faster")
     return 0 if tracked["met"] and walking["met"] else 1
+
+
+def format_row(row: dict) -> str:
+    """One row of the plain-text table; a target is printed beside the figure it applies
+    to, and only on the row it applies to (the keys ``target_*`` of the row)."""
+    if "view_changes" in row:  # the walk-through
+        return (
+            f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms  "
+            f"loop CPU {row['loop_cpu_percent']:5.1f}%  frames {row['frames']}  "
+            f"view changes {row['view_changes']}, whole-window searches "
+            f"{row['relocations']} ({row['relocations_per_change']:.2f} per change, "
+            f"target ≤{row['target_relocations_per_change']:g})  overlay painted "
+            f"{row['paints']}x in {row['paint_ms_median']:.2f} ms  solved {row['solved']}"
+        )
+    frame_target = (
+        f" (target ≤{row['target_frame_ms']} ms)" if "target_frame_ms" in row else ""
+    )
+    cpu_target = (
+        f" (target ≤{row['target_cpu_percent']}%)" if "target_cpu_percent" in row else ""
+    )
+    return (
+        f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms{frame_target}  "
+        f"process CPU {row['cpu_percent']:5.1f}%{cpu_target}  "
+        f"loop CPU {row['loop_cpu_percent']:5.1f}%  frames {row['frames']}  "
+        f"puzzle in view {row['in_view']}  route drawn {row['route_drawn']} (overlay "
+        f"painted {row['paints']}x in {row['paint_ms_median']:.2f} ms)"
+    )
 
 
 def _soak(args: argparse.Namespace) -> int:
@@ -219,8 +231,6 @@ def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace) 
         "paint_ms_median": _median_ms(paints),
         "paints": len(paints),
         "last_status": worker.last_state.status if worker.last_state else None,
-        "target_frame_ms": TARGET_FRAME_MS,
-        "target_cpu_percent": TARGET_CPU_PERCENT,
     }
 
 

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from assistant.errors import UserError
+
+#: A value that starts with a minus sign and a digit, such as -100,-100,300,... .
+_NEGATIVE_NUMBERS = re.compile(r"^-\d[\d.,;\s-]*$")
 
 NAME = "calibrate"
 HELP = "Make a calibration profile from the game window (or a screenshot of it)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    # Corners left of or above the client area are negative: "--corners -100,-100,..."
+    # is a value, not an option (argparse alone only takes "--corners=-100,...").
+    parser._negative_number_matcher = _NEGATIVE_NUMBERS
+    parser._has_negative_number_optionals.clear()
     parser.add_argument(
         "--window", metavar="TITLE", help="window title pattern: captured, and saved in the profile"
     )
@@ -108,11 +116,10 @@ def _frame(args: argparse.Namespace):
     if args.image:
         import cv2
 
-        path = Path(args.image)
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
-        if frame is None:
-            raise UserError(f"Cannot read {path} as an image (PNG, JPEG or BMP).")
-        return frame
+        from assistant.commands.detect import load_image
+
+        image = load_image(args.image)  # the sentences detect says about the same file
+        return image if image.shape[2] == 3 else cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     from assistant.capture import Grabber, default_backend, find_window
 
     backend = default_backend()

@@ -17,9 +17,17 @@ from assistant.lightup import (
     LightUpError,
     check_lightup,
     format_lightup,
+    grid_size,
     has_header,
     parse_lightup,
     solve_lightup,
+)
+from assistant.limits import (
+    LIGHTUP_CHECK_MAX_CELLS,
+    LIGHTUP_COUNT_MAX_WORK,
+    LIGHTUP_MAX_CELLS,
+    LimitError,
+    check_grid_size,
 )
 
 NAME = "lightup"
@@ -85,28 +93,51 @@ def run(args: argparse.Namespace) -> int:
     return int(args._verb(args))
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+def _read(path: str, max_cells: int, verb: str) -> str:
+    """The file's text, refused unread past a size no grid within the limit needs (a
+    character per cell, line ends, a header and some blank space)."""
+    budget = 4 * max_cells + 4096
+    name = "standard input" if path == "-" else path
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            text = sys.stdin.read(budget + 1)
+        else:
+            with Path(path).open(encoding="utf-8") as handle:
+                text = handle.read(budget + 1)
     except UnicodeDecodeError as error:
         raise LightUpError(f"{path} is not a text file: it is not UTF-8.") from error
+    if len(text) > budget:
+        raise LimitError(
+            f"{name} holds more than {budget:,} characters, more than a grid of the "
+            f"{max_cells:,} cells lightup {verb} takes."
+        )
+    return text
 
 
 def _run_check(args: argparse.Namespace) -> int:
-    puzzle, lamps = parse_lightup(_read(args.file))
+    text = _read(args.file, LIGHTUP_CHECK_MAX_CELLS, "check")
+    check_grid_size(*grid_size(text), LIGHTUP_CHECK_MAX_CELLS, "lightup check takes")
+    puzzle, lamps = parse_lightup(text)
     broken = check_lightup(puzzle, lamps)
     print("valid" if broken is None else broken)
     return 0 if broken is None else 1
 
 
 def _run_solve(args: argparse.Namespace) -> int:
-    text = _read(args.file)
-    puzzle, _lamps = parse_lightup(text)
+    text = _read(args.file, LIGHTUP_MAX_CELLS, "solve")
+    rows, cols = grid_size(text)
+    check_grid_size(rows, cols, LIGHTUP_MAX_CELLS, "lightup solve takes")
     bound = args.count
     if bound is not None and bound < 1:
-        raise LightUpError(f"The --count bound must be at least 1, not {bound}.")
+        raise LightUpError(f"The --count bound must be at least 1, not {bound:,}.")
+    if bound is not None and rows * cols * bound > LIGHTUP_COUNT_MAX_WORK:
+        most = max(1, LIGHTUP_COUNT_MAX_WORK // (rows * cols))
+        raise LimitError(
+            f"Counting up to {bound:,} solutions of a {rows:,}x{cols:,} grid is more than "
+            f"lightup solve takes (cells times bound at most {LIGHTUP_COUNT_MAX_WORK:,}): "
+            f"use --count {most:,} or less."
+        )
+    puzzle, _lamps = parse_lightup(text)
     result = solve_lightup(puzzle, limit=2 if bound is None else bound)
     header = has_header(text)
     if args.json:
@@ -133,7 +164,7 @@ def _run_solve(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(format_lightup(puzzle, result.solutions[0], header))
     if result.exhausted:
-        print(f"{result.count} solution{'s' if result.count != 1 else ''}")
+        print(f"{result.count:,} solution{'s' if result.count != 1 else ''}")
     else:
-        print(f"at least {result.count} solutions (stopped at the bound)")
+        print(f"at least {result.count:,} solutions (stopped at the bound)")
     return 0

@@ -18,9 +18,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from assistant.errors import UserError
-from assistant.gui.manual_model import blank_board, check_grid, is_toa_shape
-from assistant.puzzle import Board, check_states_and_objective, toa_board
+from assistant.gui.manual_model import (
+    MAX_GRID_SIDE,
+    MAX_GRID_STATES,
+    blank_board,
+    check_grid,
+    is_toa_shape,
+)
+from assistant.limits import SOLVE_MAX_TEXT_CELLS, solve_cell_limit
+from assistant.puzzle import MAX_TEXT_STATES, Board, check_states_and_objective, toa_board
 from assistant.settings import Settings, load_settings
+from assistant.solver.modular import MAX_MODULUS
 
 __all__ = ["HELP", "NAME", "add_arguments", "board_from_args", "main", "run"]
 
@@ -79,7 +87,7 @@ def board_from_args(args: argparse.Namespace, settings: Settings) -> Board | Non
                 f"The board has {board.rows} rows and {board.cols} columns, "
                 "which does not match --rows and --cols."
             )
-        check_grid(board.rows, board.cols, board.k)
+        _check_window_size(board.rows, board.cols, board.k)
         return board
     if not sized and args.states is None and args.objective is None:
         return None
@@ -87,12 +95,41 @@ def board_from_args(args: argparse.Namespace, settings: Settings) -> Board | Non
     rows = grid.rows if args.rows is None else args.rows
     cols = grid.cols if args.cols is None else args.cols
     k = grid.states if args.states is None else args.states
-    check_grid(rows, cols, k)
+    _check_window_size(rows, cols, k)
     objective = args.objective
     if objective is None:
         objective = grid.objective if k == grid.states else k - 1
     k, objective = check_states_and_objective(k, objective)
     return blank_board(rows, cols, k, objective, np.ones((rows, cols), dtype=bool))
+
+
+def _check_window_size(rows: int, cols: int, k: int) -> None:
+    """The window's own limits (:func:`check_grid`), but a grid or state count beyond
+    them is pointed to the ``solve`` input that takes it: a text file up to 36 states and
+    its cell limit, a .npy array beyond, nothing beyond solve's own limits."""
+    if rows < 1 or cols < 1 or k < 2:
+        check_grid(rows, cols, k)
+        return
+    too_big = rows > MAX_GRID_SIDE or cols > MAX_GRID_SIDE
+    if not too_big and k <= MAX_GRID_STATES:
+        return
+    cells = rows * cols
+    what = (
+        f"A {rows:,}x{cols:,} grid is larger than the window's {MAX_GRID_SIDE}x{MAX_GRID_SIDE}"
+        if too_big
+        else f"The window handles 2 to {MAX_GRID_STATES} states, not {k:,}"
+    )
+    if k > MAX_MODULUS or cells > solve_cell_limit(k, holes=False):
+        raise UserError(f"{what}, and it is more than 'toa-assistant solve' takes either.")
+    states = "" if k == 2 else f" --states {k}"
+    if k <= MAX_TEXT_STATES and cells <= SOLVE_MAX_TEXT_CELLS:
+        raise UserError(
+            f"{what}: solve it with 'toa-assistant solve --file BOARD.txt{states}' instead."
+        )
+    raise UserError(
+        f"{what}: solve it with 'toa-assistant solve --file BOARD.npy{states}' instead "
+        "(a .npy integer array, -1 for a hole)."
+    )
 
 
 def run(args: argparse.Namespace) -> int:

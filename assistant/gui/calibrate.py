@@ -191,9 +191,10 @@ class CalibrationWindow(QDialog):
         self.clear_button = QPushButton("Clear corners")
         self.clear_button.clicked.connect(self.clear)
         self.lit_button = QPushButton("Show a lit cell")
-        self.lit_button.clicked.connect(lambda: self._start_sampling("on"))
+        # bound methods, not lambdas holding self: see ManualWindow._action
+        self.lit_button.clicked.connect(self._sample_lit)
         self.unlit_button = QPushButton("Show an unlit cell")
-        self.unlit_button.clicked.connect(lambda: self._start_sampling("off"))
+        self.unlit_button.clicked.connect(self._sample_unlit)
         self.reading = QLabel("")
         self.reading.setWordWrap(True)
         self.save_button = QPushButton("Save profile…")
@@ -267,6 +268,12 @@ class CalibrationWindow(QDialog):
             self.view.points = []
         self.view.points.append((x, y))
         self._update()
+
+    def _sample_lit(self) -> None:
+        self._start_sampling("on")
+
+    def _sample_unlit(self) -> None:
+        self._start_sampling("off")
 
     def _start_sampling(self, which: str) -> None:
         if self.draft is None:

@@ -7,7 +7,6 @@ on a daemon thread, one search at a time, newest puzzle next (as for Lights Out)
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import traceback
 from dataclasses import dataclass
@@ -134,6 +133,9 @@ class _Found:
 
 
 class _Relay(QObject):
+    """Carries a finished search to the page's thread; no Qt parent, so the page and the
+    worker both keep it alive (as the manual window's relay)."""
+
     finished = pyqtSignal(object)
 
 
@@ -151,7 +153,7 @@ class LightUpPage(QWidget):
         super().__init__(parent)
         self.model = model or LightUpModel.blank()
         self._busy = False
-        self._relay = _Relay(self)
+        self._relay = _Relay()  # no parent: the worker keeps it alive, see _Relay
         self._relay.finished.connect(self._on_found)
         self._syncing = False
         self._shape: tuple[int, int] | None = None  # the grid's shape last laid out
@@ -279,8 +281,7 @@ class LightUpPage(QWidget):
             except Exception:  # a bug: keep the traceback, keep the window
                 traceback.print_exc()
                 found = _Found(puzzle, None, SOLVER_FAILED)
-            with contextlib.suppress(RuntimeError):  # the page was deleted meanwhile
-                relay.finished.emit(found)
+            relay.finished.emit(found)  # alive while this thread holds it, page or not
 
         threading.Thread(target=work, name="lightup-solve", daemon=True).start()
 

@@ -19,7 +19,6 @@ page (:mod:`assistant.gui.lightup_view`) has its own.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import threading
@@ -93,7 +92,12 @@ class _Answer:
 
 
 class _Relay(QObject):
-    """Carries a finished solve from the worker thread to the window's thread."""
+    """Carries a finished solve from the worker thread to the window's thread.
+
+    It has no Qt parent: the window and every running worker hold it, so a window
+    deleted while a solve runs never leaves the worker emitting on a deleted object (a
+    crash when the deletion and the emit meet); the window's slot, a bound method, is
+    simply not called once the window is gone."""
 
     finished = pyqtSignal(object)
 
@@ -151,7 +155,7 @@ class ManualWindow(QMainWindow):
         self._busy = False
         self._engine_note: str | None = None
         self._error: str | None = None
-        self._relay = _Relay(self)
+        self._relay = _Relay()  # no parent: the worker keeps it alive, see _Relay
         self._relay.finished.connect(self._on_answer)
         self._syncing = False
         self._shape: tuple[int, int] | None = None  # the grid's shape last laid out
@@ -285,6 +289,12 @@ class ManualWindow(QMainWindow):
         button: bool = True,
         window: bool = False,
     ) -> QAction:
+        """An action with its keys and, unless ``button`` is False, a tool button.
+
+        ``slot`` is a bound method of the window, never a lambda or partial holding
+        ``self``: PyQt keeps a bound method's object by a weak reference but a lambda by a
+        strong one, and that cycle leaves the window to the garbage collector, which may
+        delete it in the middle of painting it (a crash)."""
         action = QAction(text, self)
         sequences: list[QKeySequence] = []
         for key in keys:
@@ -318,7 +328,7 @@ class ManualWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         a = self._action
-        self.edit_action = a("Edit", lambda: self._set_mode(Mode.EDIT), ["E"],
+        self.edit_action = a("Edit", self._edit_mode, ["E"],
                              "Edit: a click changes only that cell", checkable=True)
         self.play_action = a("Play", self._toggle_play, ["P"],
                              "Play: a click presses the cell as in the game", checkable=True)
@@ -460,8 +470,7 @@ class ManualWindow(QMainWindow):
             except Exception:  # a bug: keep the traceback, keep the window
                 traceback.print_exc()
                 answer = _Answer(board, None, None, ENGINE_FAILED)
-            with contextlib.suppress(RuntimeError):  # the window was closed and deleted
-                relay.finished.emit(answer)
+            relay.finished.emit(answer)  # alive while this thread holds it, window or not
 
         # A daemon thread: a long solve never keeps the program from closing.
         threading.Thread(target=work, name="manual-solve", daemon=True).start()
@@ -499,6 +508,9 @@ class ManualWindow(QMainWindow):
         self._changed()
 
     # -- slots: modes and actions ---------------------------------------------------------------
+    def _edit_mode(self) -> None:
+        self._set_mode(Mode.EDIT)
+
     def _set_mode(self, mode: Mode) -> None:
         self.model.set_mode(mode)
         self._sync_controls()

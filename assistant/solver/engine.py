@@ -9,10 +9,10 @@ Methods (all exact, integers only):
   multiplication matrix. See :mod:`assistant.solver.rectangle`.
 - ``chase-gf2``: two states with holes: row chasing with bit-packed rows and on-the-fly
   elimination of each left-over equation. See :mod:`assistant.solver.packed`.
-- ``chase-eliminating``: holes and any other number of states: the same chase over
-  Z_{p^e} with integer rows, eliminating on a unit coefficient and deferring the rest to a
-  final Smith-form elimination (:mod:`assistant.solver.eliminating`,
-  :mod:`assistant.solver.modular`).
+- ``chase-mod``: holes and any other number of states: the same chase over Z_{p^e} with
+  one small integer per coefficient, eliminating on the unit-coefficient variable of
+  narrowest reach and deferring the rest to a final elimination
+  (:mod:`assistant.solver.chase_mod`, :mod:`assistant.solver.modular`).
 
 Every method works per prime power of k; the parts are joined by the Chinese remainder
 theorem.
@@ -29,7 +29,7 @@ import numpy as np
 
 from assistant.puzzle import Board, BoardError, format_grid
 from assistant.solver.chase import count_free
-from assistant.solver.eliminating import solve_eliminating
+from assistant.solver.chase_mod import solve_chase_mod
 from assistant.solver.minimize import EXHAUSTIVE_LIMIT, fewest_presses
 from assistant.solver.modular import MAX_MODULUS, ModularSystem, factorize
 from assistant.solver.packed import solve_packed_gf2
@@ -110,11 +110,13 @@ class Solution:
             return None
         return format_grid(self.presses, self.board.present)
 
-    def to_json(self) -> dict:
-        """The fields the command line prints with ``--json``."""
+    def to_json(self, *, with_presses: bool = True) -> dict:
+        """The fields the command line prints with ``--json``; ``with_presses=False``
+        leaves the press grid out (``None``) without formatting it, for boards too large
+        to print."""
         return {
             "solvable": self.solvable,
-            "presses": self.presses_text(),
+            "presses": self.presses_text() if with_presses else None,
             "total_presses": self.total_presses,
             "minimal": self.minimal,
             "solutions": self.solutions,
@@ -255,12 +257,15 @@ def _solve_oriented(
     orders: list[int] = []
     for p, e in factors:
         q = p**e
-        want = cells <= KERNEL_CELL_LIMIT and generators is not None
+        # Generators are built while cells x generators stays within the limit.
+        room = (KERNEL_CELL_LIMIT // cells - len(generators)) if generators is not None else -1
         part_target = target if k == 2 else target % q
-        part_presses, part_kernel, part_orders = _solve_part(part_target, present, full, p, e, want)
+        part_presses, part_kernel, part_orders = _solve_part(
+            part_target, present, full, p, e, room
+        )
         orders.extend(part_orders)
         idempotent = (k // q) * pow(k // q, -1, q) % k  # 1 mod q, 0 mod the other parts
-        if want and generators is not None:
+        if generators is not None and len(part_kernel) == len(part_orders):
             generators.extend(
                 g if idempotent == 1 else (g.astype(np.int64) * idempotent) % k for g in part_kernel
             )
@@ -272,32 +277,40 @@ def _solve_oriented(
             presses = part_presses
         elif presses is not None:
             presses = (presses + part_presses.astype(np.int64) * idempotent) % k
-    if generators is not None and cells * len(generators) > KERNEL_CELL_LIMIT:
-        generators = None
     if full:
         method = "rectangle-gf2" if k == 2 else "rectangle-poly"
     else:
-        method = "chase-gf2" if k == 2 else "chase-eliminating"
+        method = "chase-gf2" if k == 2 else "chase-mod"
     return (presses if solvable else None), generators, orders, method
 
 
 def _solve_part(
-    target: np.ndarray, present: np.ndarray, full: bool, p: int, e: int, want_kernel: bool
+    target: np.ndarray, present: np.ndarray, full: bool, p: int, e: int, room: int
 ) -> tuple[np.ndarray | None, list[np.ndarray], list[int]]:
-    """One prime power p^e: ``(presses or None, kernel generators, their orders)``."""
+    """One prime power p^e: ``(presses or None, kernel generators, their orders)``; the
+    generators only when at most ``room`` (negative: none wanted)."""
+    want_kernel = room > 0
     if full and p**e == 2:
         part = solve_rectangle_gf2(target, want_kernel=want_kernel)
-        return part.presses, part.kernel, part.kernel_orders
+        return part.presses, _within(part.kernel, room), part.kernel_orders
     if full:
         part = solve_rectangle_mod(
             np.asarray(target, dtype=np.int64), p, e, want_kernel=want_kernel
         )
-        return part.presses, part.kernel, part.kernel_orders
+        return part.presses, _within(part.kernel, room), part.kernel_orders
     if p**e == 2:
-        packed = solve_packed_gf2(target, present, want_kernel=want_kernel)
+        packed = solve_packed_gf2(
+            target, present, want_kernel=want_kernel, max_generators=max(room, 0)
+        )
         return packed.presses, packed.kernel, [2] * packed.nullity
-    part = solve_eliminating(target, present, p, e)
+    part = solve_chase_mod(
+        target, present, p, e, want_kernel=want_kernel, max_generators=max(room, 0)
+    )
     return part.presses, part.generators, part.orders
+
+
+def _within(kernel: list[np.ndarray], room: int) -> list[np.ndarray]:
+    return kernel if len(kernel) <= room else []
 
 
 def _certificate(kernel: Kernel, target: np.ndarray) -> np.ndarray | None:
@@ -308,11 +321,17 @@ def _certificate(kernel: Kernel, target: np.ndarray) -> np.ndarray | None:
     what all quiet patterns annihilate (Z_k is self-injective), so when the board is
     unsolvable one of the generators is such a ``z``.
     """
-    t = target.astype(object)
     for g in kernel.generators:
-        if int((g.astype(object) * t).sum()) % kernel.k:
+        if _weighted_sum(g, target, kernel.k):
             return g
     return None
+
+
+def _weighted_sum(weights: np.ndarray, values: np.ndarray, k: int) -> int:
+    """``sum(weights * values) mod k`` exactly: each product is below 2^62 and reduced
+    before the sum, so the sum of up to 10^8 cells stays below 2^63."""
+    products = (weights.astype(np.int64) % k) * (values.astype(np.int64) % k) % k
+    return int(products.sum(dtype=np.int64) % k)
 
 
 def _unsolvable_reason(board: Board, certificate: np.ndarray | None) -> str:
@@ -320,16 +339,16 @@ def _unsolvable_reason(board: Board, certificate: np.ndarray | None) -> str:
     target = board.target_delta()
     k = board.k
     if certificate is not None:
-        cells = [(int(r), int(c)) for r, c in np.argwhere(certificate % k != 0)]
-        shown = ", ".join(f"({r + 1},{c + 1})" for r, c in cells[:6])
-        more = f" and {len(cells) - 6} more" if len(cells) > 6 else ""
+        cells = np.argwhere(certificate % k != 0)
+        shown = ", ".join(f"({int(r) + 1},{int(c) + 1})" for r, c in cells[:6])
+        more = f" and {len(cells) - 6:,} more" if len(cells) > 6 else ""
         plain = "No presses can solve this board from this position."
         if k == 2:
             return (
                 f"{plain} Why: every press changes an even number of the cells "
                 f"{shown}{more}, but an odd number of them still have to change."
             )
-        need = int((certificate.astype(object) * target.astype(object)).sum() % k)
+        need = _weighted_sum(certificate, target, k)
         return (
             f"{plain} Why (for the curious): weight the cells {shown}{more} by a quiet "
             f"pattern (presses that change nothing); every press changes the weighted sum by "

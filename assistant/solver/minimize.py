@@ -78,10 +78,23 @@ def _digits(index: int, orders: list[int]) -> list[int]:
     return digits[::-1]
 
 
+def _merge_columns(stacked: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct columns of ``stacked`` (entries below k) and how often each occurs;
+    through one integer per column when they fit (a 1-D unique is much faster)."""
+    if stacked.shape[0] * np.log2(k) < 62:
+        weights_of_rows = np.array([k**i for i in range(stacked.shape[0])], dtype=np.int64)
+        codes = weights_of_rows @ stacked.astype(np.int64)
+        _, first, counts = np.unique(codes, return_index=True, return_counts=True)
+        return stacked[:, first], counts
+    return np.unique(stacked, axis=1, return_counts=True)
+
+
 def _exhaustive(x0: np.ndarray, gens: list[np.ndarray], orders: list[int], k: int) -> np.ndarray:
-    # Merge identical cell columns: the cost only depends on each column's values.
-    stacked = np.vstack([x0, *gens]) % k
-    columns, weights = np.unique(stacked, axis=1, return_counts=True)
+    # Cells no generator touches cost the same for every choice: leave them out. Merge
+    # identical cell columns of the rest: the cost only depends on each column's values.
+    touched = np.flatnonzero(np.any(np.vstack(gens) % k != 0, axis=0))
+    stacked = np.vstack([x0[touched], *(g[touched] for g in gens)]) % k
+    columns, weights = _merge_columns(stacked, k)
     x0c, gensc = columns[0], list(columns[1:])
 
     # Balance the two halves by number of elements.
@@ -101,7 +114,8 @@ def _exhaustive(x0: np.ndarray, gens: list[np.ndarray], orders: list[int], k: in
     for j in range(k):
         indicator = table_b == j
         if indicator.any():
-            cost += (((table_a + j) % k).astype(dtype) * w) @ indicator.T.astype(dtype)
+            with np.errstate(invalid="ignore"):  # OpenBLAS flag on finite input (numpy 24067)
+                cost += (((table_a + j) % k).astype(dtype) * w) @ indicator.T.astype(dtype)
     best_pair = divmod(int(np.argmin(cost)), table_b.shape[0])
     coeffs = _digits(best_pair[0], a_orders) + _digits(best_pair[1], b_orders)
     x = x0.copy()

@@ -26,8 +26,10 @@ __all__ = [
     "MAX_MODULUS",
     "ModularSystem",
     "crt_pair",
+    "dot_mod",
     "factorize",
     "solve_mod",
+    "solve_mod_large",
     "solve_mod_prime_power",
 ]
 
@@ -265,3 +267,228 @@ def _embed(vector: np.ndarray, factor: int, k: int) -> np.ndarray:
     if k <= 2**31 and factor < 2**31:
         return (np.asarray(vector, dtype=np.int64) * factor) % k
     return np.array([int(x) * factor % k for x in vector], dtype=np.int64)
+
+
+#: Float64 sums stay exact below this.
+_EXACT = 2**53
+
+#: Columns per panel of the blocked elimination in :func:`solve_mod_large`.
+_PANEL = 128
+
+
+def _finite_product() -> np.errstate:
+    """OpenBLAS can leave the floating-point "invalid" flag set after a product of
+    finite numbers, which numpy then reports as a warning (numpy issue 24067); the
+    products here are of small integers only."""
+    return np.errstate(invalid="ignore")
+
+
+def dot_mod(a: np.ndarray, b: np.ndarray, q: int) -> np.ndarray:
+    """``(a @ b) mod q`` exactly, for integer arrays with entries in ``[0, q)``.
+
+    The product goes through float64 BLAS: ``b`` is split into limbs of a few bits and
+    the inner dimension into chunks so that every sum stays below 2^53 (one limb and one
+    chunk for the moduli of a game board), and the pieces are recombined mod q. Each
+    BLAS call is kept small enough to run on one thread (see :func:`_one_thread`).
+    """
+    a = np.asarray(a)
+    b = np.asarray(b)
+    inner = a.shape[-1]
+    out_shape = a.shape[:-1] + b.shape[1:]
+    if inner == 0 or q == 1:
+        return np.zeros(out_shape, dtype=np.int64)
+    top = q - 1
+    bits = top.bit_length()
+    limb = bits
+    while limb > 1 and inner * top * ((1 << limb) - 1) >= _EXACT:
+        limb -= 1
+    chunk = inner
+    while chunk > 1 and chunk * top * ((1 << limb) - 1) >= _EXACT:
+        chunk = (chunk + 1) // 2
+    if limb == bits and chunk == inner:  # the usual case: one exact product
+        product = _one_thread(a.astype(np.float64), b.astype(np.float64))
+        return _reduce(product, q).astype(np.int64)
+    a = a.astype(np.int64)
+    b = b.astype(np.int64)
+    result = np.zeros(out_shape, dtype=np.int64)
+    mask = (1 << limb) - 1
+    for start in range(0, inner, chunk):
+        part_a = a[..., start : start + chunk].astype(np.float64)
+        part_b = b[start : start + chunk]
+        for shift in range(0, bits, limb):
+            piece = part_b if limb == bits else (part_b >> shift) & mask
+            product = _reduce(_one_thread(part_a, piece.astype(np.float64)), q).astype(np.int64)
+            scale = pow(2, shift, q)
+            result += product if scale == 1 else product * scale % q
+            result %= q
+    return result
+
+
+#: OpenBLAS runs a product on one thread below this many multiply-adds. The row-by-row
+#: eliminations make thousands of small products, and two threads that wait for each
+#: other on a busy two-core machine made them several times slower.
+_ONE_THREAD_MACS = 2**18
+
+
+def _one_thread(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` (float64, ``a`` 1-D or 2-D) in pieces of rows small enough for one thread."""
+    width = b.shape[1] if b.ndim == 2 else 1
+    if a.ndim == 1 or a.size * width <= _ONE_THREAD_MACS:
+        with _finite_product():
+            return a @ b
+    step = max(1, _ONE_THREAD_MACS // (a.shape[1] * width))
+    out = np.empty((a.shape[0], *b.shape[1:]), dtype=np.float64)
+    with _finite_product():
+        for start in range(0, a.shape[0], step):
+            out[start : start + step] = a[start : start + step] @ b
+    return out
+
+
+def solve_mod_large(
+    a: np.ndarray, b: np.ndarray, p: int, e: int, *, max_generators: int | None = None
+) -> ModularSystem:
+    """:func:`solve_mod_prime_power` for systems of hundreds or thousands of unknowns.
+
+    Every column that has a *unit* entry (not divisible by p) in a row not yet used is
+    eliminated first, by a blocked Gauss-Jordan elimination: pivots are found on a panel
+    of :data:`_PANEL` columns, their rows moved to the top, and every other row updated
+    with one matrix product through BLAS (in float64 while every sum stays exact, else
+    with :func:`dot_mod`). What is left -- rows whose remaining entries are all multiples
+    of p, which for a prime modulus means zero rows -- is small and goes to the
+    Smith-form elimination. Z_{p^e} is never treated as a field: only units are
+    inverted. The result has the same unique-representation kernel basis (its
+    generators built only when there are at most ``max_generators``; the orders always).
+    """
+    q = p**e
+    rows, cols = a.shape
+    in_float = _PANEL * (q - 1) ** 2 < 2**52
+    work = np.zeros((rows, cols + 1), dtype=np.float64 if in_float else np.int64)
+    work[:, :cols] = np.asarray(a, dtype=np.int64) % q
+    work[:, cols] = np.asarray(b, dtype=np.int64).reshape(rows) % q
+    done = 0  # rows [0, done) hold the pivots found so far, in order
+    pivot_cols: list[int] = []
+    skipped: list[int] = []
+    for start in range(0, cols, _PANEL):
+        if done == rows:
+            break
+        panel_cols = np.arange(start, min(cols, start + _PANEL))
+        chosen = _panel_pivots(work[done:, panel_cols], p, q)
+        taken = {j for _, j in chosen}
+        skipped.extend(int(c) for j, c in enumerate(panel_cols) if j not in taken)
+        if not chosen:
+            continue
+        local = [i for i, _ in chosen]
+        order = np.concatenate([local, np.setdiff1d(np.arange(rows - done), local)])
+        work[done:] = work[done:][order]
+        here = panel_cols[[j for _, j in chosen]]
+        end = done + len(chosen)
+        inverse = _inverse_mod(work[done:end, here], p, q)
+        # Columns left of the first column that can still be non-zero are not touched.
+        low = min(skipped[0], start) if skipped and e > 1 else start
+        if in_float:
+            with _finite_product():
+                reduced = _reduce(inverse @ work[done:end, low:], q)
+        else:
+            reduced = dot_mod(inverse, work[done:end, low:], q)
+        for part in (work[:done, low:], work[end:, low:]):
+            factors = part[:, here - low]
+            if in_float:
+                with _finite_product():
+                    part -= factors @ reduced
+                _reduce(part, q)
+            else:
+                part[...] = (part - dot_mod(factors, reduced, q)) % q
+        work[done:end, low:] = reduced
+        done = end
+        pivot_cols.extend(int(c) for c in here)
+    work = work.astype(np.int64) if in_float else work
+    pivots = np.array(pivot_cols, dtype=np.int64)
+    free_cols = np.setdiff1d(np.arange(cols), pivots)
+    rest = work[done:][:, free_cols]
+    rest_rhs = work[done:, cols]
+    keep = rest.any(axis=1) | (rest_rhs != 0)
+    # Free columns in no remaining equation are free outright (order q, a unit vector);
+    # only the others go to the Smith form.
+    involved = rest[keep].any(axis=0)
+    tail = solve_mod_prime_power(rest[keep][:, involved], rest_rhs[keep], p, e)
+    loose = int(np.count_nonzero(~involved))
+    orders = [*tail.orders, *([q] * loose)]
+    by_pivot = work[:done][:, free_cols]
+    generators: list[np.ndarray] = []
+    if orders and (max_generators is None or len(orders) <= max_generators):
+        free_parts = np.zeros((len(orders), free_cols.size), dtype=np.int64)
+        if tail.generators:
+            free_parts[: len(tail.generators), involved] = tail.generators
+        free_parts[len(tail.generators) :, np.flatnonzero(~involved)] = np.eye(
+            loose, dtype=np.int64
+        )
+        pivot_parts = (-dot_mod(by_pivot, free_parts.T, q)) % q
+        for t in range(len(orders)):
+            vector = np.zeros(cols, dtype=np.int64)
+            vector[free_cols] = free_parts[t]
+            vector[pivots] = pivot_parts[:, t]
+            generators.append(vector)
+    particular = None
+    if tail.particular is not None:
+        particular = np.zeros(cols, dtype=np.int64)
+        particular[free_cols[involved]] = tail.particular
+        particular[pivots] = (
+            work[:done, cols] - dot_mod(by_pivot, particular[free_cols], q)
+        ) % q
+    return ModularSystem(q, particular, generators, orders)
+
+
+def _panel_pivots(panel: np.ndarray, p: int, q: int) -> list[tuple[int, int]]:
+    """The (row, column) of each unit pivot a row-by-row Gauss-Jordan elimination of one
+    panel would take. Only what decides the next pivots is eliminated: the rows not yet
+    used, the columns to the right."""
+    rows = np.arange(panel.shape[0])
+    work = _reduce(panel.copy(), q)
+    chosen: list[tuple[int, int]] = []
+    for j in range(panel.shape[1]):
+        column = work[:, j]
+        units = np.flatnonzero(_reduce(column.copy(), p) != 0)
+        if not units.size:
+            continue
+        i = int(units[0])
+        chosen.append((int(rows[i]), j))
+        pivot_row = _reduce(work[i, j + 1 :] * pow(int(column[i]), -1, q), q)
+        keep = np.ones(rows.size, dtype=bool)
+        keep[i] = False
+        rows, work = rows[keep], work[keep]
+        factors = work[:, j]
+        hit = np.flatnonzero(factors)
+        if hit.size:
+            work[hit, j + 1 :] = _reduce(
+                work[hit, j + 1 :] - _reduce(np.outer(factors[hit], pivot_row), q), q
+            )
+    return chosen
+
+
+def _inverse_mod(block: np.ndarray, p: int, q: int) -> np.ndarray:
+    """Inverse of a square matrix that is invertible over Z_q (its determinant a unit)."""
+    size = block.shape[0]
+    work = np.concatenate([_reduce(block.copy(), q), np.eye(size, dtype=block.dtype)], axis=1)
+    for j in range(size):
+        i = j + int(np.flatnonzero(_reduce(work[j:, j].copy(), p) != 0)[0])
+        if i != j:
+            work[[i, j]] = work[[j, i]]
+        work[j] = _reduce(work[j] * pow(int(work[j, j]), -1, q), q)
+        factors = work[:, j].copy()
+        factors[j] = 0
+        hit = np.flatnonzero(factors)
+        if hit.size:
+            work[hit] = _reduce(work[hit] - _reduce(np.outer(factors[hit], work[j]), q), q)
+    return work[:, size:]
+
+
+def _reduce(values: np.ndarray, q: int) -> np.ndarray:
+    """``values mod q`` in place: integers, or floats holding integers below 2^52 (where
+    ``x - q floor(x / q)`` is exact and much faster than an integer remainder)."""
+    if values.dtype.kind == "f":
+        below = np.floor(values / q)
+        below *= q
+        values -= below
+    else:
+        values %= q
+    return values

@@ -31,6 +31,7 @@ __all__ = ["PackedResult", "solve_packed_gf2"]
 
 _CHUNK = 12  # pivots per XOR table (4096 entries: one table per row at 1% holes)
 _BATCH_ROWS = 64  # left-over equations handled with Python ints below this count
+_RETIRE_EVERY = 8  # rows between two searches for variables gone from the live rows
 
 
 @dataclass
@@ -121,10 +122,16 @@ def _record(pivots, slots) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 
 def solve_packed_gf2(
-    target: np.ndarray, present: np.ndarray, *, want_kernel: bool = False
+    target: np.ndarray,
+    present: np.ndarray,
+    *,
+    want_kernel: bool = False,
+    max_generators: int | None = None,
 ) -> PackedResult:
     """Solve a two-state board with holes; ``target`` is the (m, n) 0/1 array of cells that
-    must toggle an odd number of times, ``present`` the (m, n) mask."""
+    must toggle an odd number of times, ``present`` the (m, n) mask. The kernel's
+    generators are built when wanted (or the board is unsolvable) and there are at most
+    ``max_generators``; the nullity always."""
     m, n = present.shape
     target = np.asarray(target, dtype=bool) & present
     slots = _Slots(max(1, (n + 63) // 64 + 1))
@@ -134,6 +141,7 @@ def solve_packed_gf2(
     # Per row with eliminations: (eliminated variables, constants, bit rows over slots,
     # slot -> variable at that time).
     records: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    retired: list[int] = []  # variables gone from the live rows for good: kernel directions
     consistent = True
 
     # The two live rows side by side, so one gather substitutes into both:
@@ -182,18 +190,33 @@ def solve_packed_gf2(
         prev_c[...] = pair_c[0]
         pair[0] = pair[1]
         pair_c[0] = pair_c[1]
+        if r % _RETIRE_EVERY == 0 or len(slots.free) < n // 8:
+            retired.extend(_retire(slots, pair[0], prev))
 
-    alive = [int(v) for v in slots.var_of_slot if v >= 0]
+    alive = [int(v) for v in slots.var_of_slot if v >= 0] + retired
     nullity = len(alive)
     result = PackedResult(None, nullity)
     if consistent:
         values = _back_substitute(slots.count, records, {}, homogeneous=False)
         result.presses = _chase_bits(target, present, var_cell, values)
-    if want_kernel or not consistent:
+    if (want_kernel or not consistent) and (max_generators is None or nullity <= max_generators):
         for var in alive:
             values = _back_substitute(slots.count, records, {var: 1}, homogeneous=True)
             result.kernel.append(_chase_bits(np.zeros_like(target), present, var_cell, values))
     return result
+
+
+def _retire(slots: _Slots, cur: np.ndarray, prev: np.ndarray) -> list[int]:
+    """Free the slots of variables in neither live row: nothing can bring them back, so
+    they are free for good (without this, a board of many small pieces keeps thousands
+    of slots alive and every row costs that much more)."""
+    used = np.bitwise_or.reduce(cur, axis=0) | np.bitwise_or.reduce(prev, axis=0)
+    bits = np.unpackbits(used.view(np.uint8), bitorder="little").astype(bool)
+    gone = np.flatnonzero((slots.var_of_slot >= 0) & ~bits)
+    variables = [int(v) for v in slots.var_of_slot[gone]]
+    slots.var_of_slot[gone] = -1
+    slots.free.extend(int(s) for s in gone)
+    return variables
 
 
 def _reduce_batch(equations: list[tuple[int, int]]) -> tuple[list[tuple[int, int, int]], bool]:
@@ -228,24 +251,27 @@ def _reduce_batch(equations: list[tuple[int, int]]) -> tuple[list[tuple[int, int
 def _echelon_packed(
     rows: np.ndarray, consts: np.ndarray
 ) -> tuple[list[tuple[int, int, int]], bool]:
-    """:func:`_reduce_batch` for many equations at once: column by column on packed rows."""
+    """:func:`_reduce_batch` for many equations at once on packed rows: each equation in
+    turn pivots on its lowest variable, which is cleared from every other equation."""
     rows = rows.copy()
     consts = consts.copy()
-    used = np.zeros(rows.shape[0], dtype=bool)
     chosen: list[tuple[int, int]] = []  # (slot, row index)
-    for slot in range(64 * rows.shape[1]):
-        column = ((rows[:, slot >> 6] >> np.uint64(slot & 63)) & np.uint64(1)).astype(bool)
-        candidates = np.flatnonzero(column & ~used)
-        if not candidates.size:
+    used = np.zeros(rows.shape[0], dtype=bool)
+    for pivot in range(rows.shape[0]):
+        nonzero = np.flatnonzero(rows[pivot])
+        if not nonzero.size:
             continue
-        pivot = int(candidates[0])
-        used[pivot] = True
+        word = int(nonzero[0])
+        value = int(rows[pivot, word])
+        slot = 64 * word + (value & -value).bit_length() - 1
+        column = ((rows[:, word] >> np.uint64(slot & 63)) & np.uint64(1)).astype(bool)
         column[pivot] = False
-        rows ^= column[:, None].astype(np.uint64) * rows[pivot]
-        consts ^= column.astype(np.uint8) * consts[pivot]
+        hit = np.flatnonzero(column)
+        if hit.size:
+            rows[hit] ^= rows[pivot]
+            consts[hit] ^= consts[pivot]
+        used[pivot] = True
         chosen.append((slot, pivot))
-        if used.all():
-            break
     contradiction = bool(np.any(consts[~used]))
     return [(slot, _to_int(rows[i]), int(consts[i])) for slot, i in chosen], contradiction
 

@@ -340,11 +340,11 @@ def solve_rectangle_mod(
     GF(p)[y]. For e > 1, when q is a unit modulo (p, p_n), its inverse is lifted to
     Z_{p^e} by Newton iteration (Hensel's lemma) and the solution is unique; otherwise
     the congruence is written as the n x n matrix of multiplication by q and handed to
-    the Smith-form elimination over Z_{p^e} (:mod:`assistant.solver.modular`).
+    the elimination over Z_{p^e} (:func:`assistant.solver.modular.solve_mod_large`).
 
     The kernel basis comes with the additive order of each element (``kernel_orders``).
     """
-    from assistant.solver.modular import solve_mod_prime_power
+    from assistant.solver.modular import solve_mod_large
 
     mod = p**e
     m, n = target.shape
@@ -385,7 +385,7 @@ def solve_rectangle_mod(
         matrix = _mult_matrix(q, modulus, n, mod)
         column = np.zeros(n, dtype=np.int64)
         column[: rhs.size] = rhs
-        system = solve_mod_prime_power(matrix, column, p, e)
+        system = solve_mod_large(matrix, column, p, e, max_generators=None if want_kernel else 0)
         solvable = system.solvable
         f_vecs = []
         if solvable:
