@@ -703,6 +703,8 @@ class LiveLoop:
         self.stabilizer = Stabilizer(stable_frames)
         self.history = BoardHistory()
         self.last_observed: LiveState | None = None
+        #: told of every frame (:meth:`assistant.recorder.FlightRecorder.attach`), or None
+        self.recorder = None
         self.failures = 0
         self._window: WindowInfo | None = None
         self._since_listing = 0
@@ -764,7 +766,15 @@ class LiveLoop:
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
-        return self.stabilizer.push(self.last_observed)
+        shown = self.stabilizer.push(self.last_observed)
+        if self.recorder is not None:
+            self.recorder.frame_done(self, self.last_observed, shown)
+        return shown
+
+    @property
+    def window(self) -> WindowInfo | None:
+        """The window the last frame found (None when none matched)."""
+        return self._window
 
     def observe(self) -> LiveState:
         """The unstabilised state of this frame."""
