@@ -54,6 +54,9 @@ __all__ = [
     "ReportSaveError",
     "Snapshot",
     "marks_json",
+    "new_report_path",
+    "report_bytes",
+    "reports_dir",
     "save_report",
 ]
 
@@ -564,6 +567,34 @@ def _os_reason(error: OSError) -> str:
     if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return "the folder cannot be written to"
     return (error.strerror or str(error)).rstrip(".").lower()
+
+
+#: When set, reports are saved in this folder by default (tests, portable installs).
+REPORTS_DIR_ENV = "TOA_ASSISTANT_REPORTS_DIR"
+
+
+def reports_dir() -> Path:
+    """Where reports go unless the player picks another folder: ``$TOA_ASSISTANT_REPORTS_DIR``
+    when set, else "toa-assistant reports" in the player's Documents folder (easy to
+    find and to attach to a message; never beside the executable)."""
+    override = os.environ.get(REPORTS_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_documents_dir()) / "toa-assistant reports"
+
+
+def new_report_path(folder: Path | None = None) -> Path:
+    """A new report's path in ``folder`` (default :func:`reports_dir`), named for now."""
+    folder = reports_dir() if folder is None else Path(folder)
+    stamp = time.strftime("%Y-%m-%d %H.%M.%S")
+    path = folder / f"report {stamp}"
+    number = 2
+    while path.exists():
+        path = folder / f"report {stamp} ({number})"
+        number += 1
+    return path
 
 
 def report_bytes(snapshot: Snapshot) -> int:
