@@ -53,11 +53,13 @@ __all__ = [
     "Grab",
     "ReportSaveError",
     "Snapshot",
+    "check_destination",
     "marks_json",
     "new_report_path",
     "report_bytes",
     "reports_dir",
     "save_report",
+    "settings_in_use",
 ]
 
 log = logging.getLogger(__name__)
@@ -595,6 +597,35 @@ def new_report_path(folder: Path | None = None) -> Path:
         path = folder / f"report {stamp} ({number})"
         number += 1
     return path
+
+
+def check_destination(destination: str | os.PathLike[str]) -> Path:
+    """Before a run that saves its report at the end (``run --record DIR``): the
+    destination must be new (or an empty folder) in a folder that can be written, said
+    in one sentence (:class:`ReportSaveError`) at the start, not after the session."""
+    dest = Path(destination).expanduser()
+    if dest.exists() and not (dest.is_dir() and not any(dest.iterdir())):
+        raise ReportSaveError(f"{dest} already exists: give a new folder for the report.")
+    parent = dest.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise ReportSaveError(f"The report cannot be saved in {dest.parent}: the folder "
+                              "cannot be written to.")
+    return dest
+
+
+def settings_in_use(settings, profile=None, profile_path: str | None = None) -> dict:
+    """What decides how the assistant reads, for ``about.json`` (no window titles: they
+    can hold the player's name)."""
+    from assistant.profile import profile_to_json
+
+    return {"settings": {
+        "fps": settings.fps, "objective": settings.toa_objective,
+        "show_route": settings.show_route, "crossing_steps": settings.crossing_steps,
+        "report_seconds": settings.report_seconds,
+        "profile_file": None if profile_path is None else Path(profile_path).name,
+        "profile": None if profile is None else profile_to_json(profile)}}
 
 
 def report_bytes(snapshot: Snapshot) -> int:

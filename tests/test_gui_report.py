@@ -200,3 +200,53 @@ def test_hotkey_texts():
     for bad in ("Ctrl+", "Hyper+R", "R", "Ctrl+F25"):
         with pytest.raises(HotkeyError):
             parse_hotkey(bad)
+
+
+def test_the_demo_room_walked_through_recorded_and_replayed_shows_the_same_marks(
+        qtbot, tmp_path):
+    """The demo room offscreen, read by the live loop as the game would be: the player
+    walks the answer's route, the report is saved and replays to the same marks."""
+    from assistant.gui.demo import DemoRoom, demo_params
+    from assistant.live import LiveLoop
+    from assistant.puzzle import toa_board
+    from assistant.recorder import FlightRecorder, save_report
+    from assistant.route import plan_route
+    from assistant.solver import solve
+
+    room = DemoRoom(demo_params("111/0#0/110"), walk_speed=0)
+    qtbot.addWidget(room)
+    place = Rect(100, 50, *room.params.frame_size)
+
+    class RoomWindow(_GameWindow):
+        def windows(self):
+            return [WindowInfo(7, "game", place)]
+
+    class RoomScreen:
+        def grab(self, rect):
+            frame = cv2.cvtColor(room.scene.frame, cv2.COLOR_BGR2BGRA)
+            left, top = rect.left - place.left, rect.top - place.top
+            return frame[top:top + rect.height, left:left + rect.width]
+
+        def desktop(self):
+            return Rect(0, 0, 1600, 1200)
+
+        def close(self):
+            pass
+
+    ticks = iter(range(10**6))
+    loop = LiveLoop(RoomWindow(), RoomScreen(), "^game$", clock=lambda: next(ticks) * 0.1)
+    recorder = FlightRecorder(background=False)
+    recorder.attach(loop)
+    for _ in range(4):
+        loop.tick()
+    answer = solve(toa_board(room.board)).presses
+    for click in plan_route(answer, room.tile).clicks:
+        room.walk_to(click.tile)
+        for _ in range(4):
+            shown = loop.tick()
+    assert room.board == "111/1#1/111" and shown.kind == "solved"
+    report = open_report(save_report(recorder.snapshot(), tmp_path / "demo"))
+    replays = list(replay_report(report))
+    assert sum(bool(frame.recorded) for frame in replays) >= 4
+    assert all(frame.same for frame in replays)
+    assert replays[-1].replayed_kind == "solved"

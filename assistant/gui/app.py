@@ -56,8 +56,8 @@ from assistant.gui.steps_panel import StepsPanel
 from assistant.live import LiveState
 from assistant.masking import mask_frame
 from assistant.placement import fits_beside, overlap, place_beside
-from assistant.profile import Profile, load_profile, profile_to_json
-from assistant.recorder import FlightRecorder, new_report_path
+from assistant.profile import Profile, load_profile
+from assistant.recorder import FlightRecorder, new_report_path, settings_in_use
 from assistant.settings import Settings, config_dir, load_settings, save_settings
 from assistant.steps import steps_view_for_state, stopped_view, unknown_view
 
@@ -758,7 +758,7 @@ class ControlWindow(QMainWindow):
         """Write the report the dialog shows, in a thread of its own."""
         from assistant.gui.report_dialog import ReportWriter
 
-        about = {"settings": self._settings_in_use()}
+        about = settings_in_use(self.settings, self.profile, self.profile_path)
         writer = ReportWriter(dialog.snapshot, dialog.destination(), dialog.note(), about,
                               self)
         writer.finished_saving.connect(self._report_saved)
@@ -771,14 +771,6 @@ class ControlWindow(QMainWindow):
         writer, self.report_writer = self.report_writer, None
         if writer is not None:
             writer.deleteLater()
-
-    def _settings_in_use(self) -> dict:
-        """What decides how the assistant reads, for the report (no window titles)."""
-        s = self.settings
-        return {"fps": s.fps, "objective": s.toa_objective, "show_route": s.show_route,
-                "crossing_steps": s.crossing_steps, "report_seconds": s.report_seconds,
-                "profile_file": None if self.profile is None else Path(self.profile_path).name,
-                "profile": None if self.profile is None else profile_to_json(self.profile)}
 
     def _report_saved(self, path, error) -> None:
         if path is None:
