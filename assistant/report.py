@@ -17,12 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from assistant.capture import Rect, WindowInfo
 from assistant.errors import UserError
-from assistant.recorder import REPORT_FORMAT, REPORT_VERSION, marks_json
+from assistant.recorder import REPORT_FORMAT, REPORT_VERSION, marks_json, unpack
 
 __all__ = ["REPLAY_TITLE", "FrameReplay", "Report", "ReportError", "open_report",
            "replay_report"]
@@ -53,14 +52,14 @@ class Report:
     frames: list[dict]
     _read: object  # name -> bytes
 
-    def picture(self, name: str) -> np.ndarray:
+    def picture(self, name: str, channels: int = 4) -> np.ndarray:
+        """The picture ``name`` as grabbed (``channels``: the grab's, as recorded)."""
         try:
             data = self._read(name)
         except (OSError, KeyError):
             raise ReportError(f"The report {self.source} is incomplete: its picture "
                               f"{name} is missing.") from None
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_UNCHANGED) \
-            if data else None
+        image = unpack(data, channels)
         if image is None or image.ndim != 3:
             raise ReportError(f"The report {self.source} is damaged: its picture {name} "
                               "cannot be read.")
@@ -222,7 +221,7 @@ class _ReplayGrabber:
         if "file" not in grab:
             raise RecordedFailure(grab.get("error") or "pixels dropped")
         try:
-            return self.report.picture(grab["file"])
+            return self.report.picture(grab["file"], int(grab.get("channels", 4)))
         except ReportError as error:
             self.damage = error
             raise

@@ -126,7 +126,7 @@ def test_packing_in_the_background_keeps_the_pixels(tmp_path):
     loop.grabber.grabber.grab = lambda rect: grabbed.append(inner(rect)) or grabbed[-1]
     for _ in range(30):
         loop.tick()
-        _wait_until(lambda: recorder._raw_bytes <= 0.5 * recorder.budget_bytes)  # ~10 fps
+        _wait_until(lambda: recorder.nbytes <= 0.7 * recorder.budget_bytes)  # ~10 fps
     recorder.close()
     snapshot = recorder.snapshot()
     pictures = snapshot.pictures()
