@@ -240,6 +240,8 @@ class FrameReplay:
     replayed: list[dict]
     recorded_kind: str
     replayed_kind: str
+    #: the board the replay showed (screen labels), None without one
+    replayed_board: str | None = None
 
     @property
     def same(self) -> bool:
@@ -278,4 +280,5 @@ def replay_report(report: Report) -> Iterator[FrameReplay]:
             raise grabber.damage
         yield FrameReplay(record["frame"], record.get("time"), record["marks"],
                           marks_json(shown.marks),
-                          (record.get("shown") or {}).get("kind", "?"), shown.kind)
+                          (record.get("shown") or {}).get("kind", "?"), shown.kind,
+                          None if shown.board is None else shown.board.format())
