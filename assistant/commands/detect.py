@@ -120,9 +120,9 @@ def run(args: argparse.Namespace) -> int:
     """Exit 0 when every picture has an answer, 1 when one has none (the reader abstained
     or the board has no solution), 2 when one cannot be read; every readable picture is
     reported either way, and the unreadable ones in one sentence at the end."""
-    profile = load_profile(args.profile) if args.profile else None
     if args.sequence and len(args.images) == 1 and _is_report(args.images[0]):
         return _run_report(args)
+    profile = load_profile(args.profile) if args.profile else None
     if args.diff:
         raise SequenceError("--diff compares a report's replay with its recording: give "
                             "--sequence and one report folder or .zip.")
