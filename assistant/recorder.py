@@ -285,9 +285,16 @@ class FlightRecorder:
         self._pending.append(grab)
 
     def frame_done(self, loop, observed, shown) -> None:
-        """The loop's hook, once per frame: keep its grabs and what it made of them."""
+        """The loop's hook, once per frame: keep its grabs and what it made of them. A
+        failure here is logged and the frame left out: the loop must go on regardless."""
         grabs, self._pending = self._pending, []
         desktop, self._desktop = self._desktop, None
+        try:
+            self._keep(loop, observed, shown, grabs, desktop)
+        except Exception:
+            log.exception("the flight recorder could not keep a frame")
+
+    def _keep(self, loop, observed, shown, grabs: list[Grab], desktop) -> None:
         window = loop.window
         record = FrameRecord(
             grabs,

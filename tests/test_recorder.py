@@ -289,3 +289,20 @@ def test_a_full_disk_or_unwritable_folder_is_one_sentence_and_leaves_nothing(
     assert (tmp_path / "taken" / "notes.txt").read_text() == "mine"
     (tmp_path / "empty").mkdir()
     assert open_report(save_report(snapshot, tmp_path / "empty")).about["frames"] == 3
+
+
+def test_a_failing_recorder_never_stops_the_loop(monkeypatch, caplog):
+    recorder = FlightRecorder(seconds=100.0, background=False)
+    loop = _loop(recorder)
+    loop.tick()
+
+    def broken(state):
+        raise RuntimeError("a bug in the recorder")
+
+    monkeypatch.setattr("assistant.recorder._observed_json", broken)
+    kinds = [loop.tick().kind for _ in range(3)]
+    assert len(kinds) == 3 and len(recorder) == 1  # the loop went on; those frames left out
+    assert "could not keep a frame" in caplog.text
+    monkeypatch.undo()
+    loop.tick()
+    assert len(recorder) == 2
