@@ -13,7 +13,7 @@ thread), and the loop tells the recorder once per frame (:meth:`FlightRecorder.f
 Memory is bounded by a byte budget: past 70% of it, the oldest raw pixels are packed as
 PNG by a background thread (cv2.imencode releases the GIL), and when even that falls
 behind, the oldest frames' pixels are dropped (counted in ``about.json``). Why, with the figures:
-docs/adr/0072-flight-recorder.md.
+docs/adr/0074-flight-recorder.md.
 
 Only the game window's pixels are ever kept: the loop grabs nothing else. Window titles
 are not kept either (they can hold the player's name). Nothing leaves the machine.
@@ -78,7 +78,7 @@ MAX_RECORDS = 60 * 60
 REPORT_FORMAT = "toa-assistant report"
 REPORT_VERSION = 1
 #: How frames are packed: PNG at level 1 with run-length matching, the fastest setting
-#: that still takes a grained frame to about 43% (ADR 72).
+#: that still takes a grained frame to about 43% (ADR 74).
 PNG_PARAMS = (cv2.IMWRITE_PNG_COMPRESSION, 1, cv2.IMWRITE_PNG_STRATEGY,
               cv2.IMWRITE_PNG_STRATEGY_RLE)
 
