@@ -886,11 +886,14 @@ def _read_cells(
             # plain ones covered until one too many was hidden), and the frame went blank
             kept = None if decided is None else _without_doubted(*decided, visible)
             if kept is None and relaxed:
-                # the sectors tell nothing: every plate in view is told by its whole
-                # diamond, or stays unread (_settle_unread)
-                note("read", "the plates' sectors tell no two looks: every plate in view "
-                     "to be told from its whole diamond")
+                # the sectors tell nothing: every plate in view stays unread, covered or
+                # unclear (_settle_unread). None is told from its whole diamond: no plate
+                # was cleared of something over part of it (a body trailing its step,
+                # half over a plate, reads whole as the look it hides)
+                note("read", "the plates' sectors tell no two looks: no plate in view "
+                     "is read")
                 hidden.extend(int(i) for i in visible)
+                partly.update(int(i) for i in visible)
                 decision = None
                 break
             if kept is None:
