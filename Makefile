@@ -29,11 +29,12 @@ runtime-deps:
 run: runtime-deps deps
 	$(BIN)/toa-assistant
 
+# On every core (pytest-xdist); tests sharing a module's fixture (an X server) share a worker.
 test: system-deps deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 test-core: deps
-	$(BIN)/python -m pytest -m "not gui and not x11"
+	$(BIN)/python -m pytest -n auto --dist loadgroup -m "not gui and not x11"
 
 bench: deps
 	$(BIN)/toa-assistant bench
