@@ -81,10 +81,11 @@ def test_the_player_hides_its_plate_from_above_and_at_most_two_plates_hide():
 
 def test_a_snap_of_the_camera_lands_it_along_the_rooms_axes():
     """The game's compass turns the camera in one frame only to look North, East, South
-    or West; every other turn is a smooth one of less than 45 degrees."""
+    or West; every other turn is a smooth one of less than 45 degrees (the cameras and
+    events of the sessions' plans: a frame's drawing changes neither)."""
     snaps = 0
     for seed in range(8):
-        walk = walk_through(None, seed, source="synthetic")
+        walk = walk_plan(None, seed, source="synthetic")
         for before, frame in itertools.pairwise(walk):
             turned = abs((frame.camera.yaw_deg - before.camera.yaw_deg + 180) % 360 - 180)
             if turned >= 45:
