@@ -4,6 +4,7 @@ only when it is the true one."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -51,7 +52,14 @@ def geometry(angle_deg: float = 0.0, size: int = 3) -> GridGeometry:
 
 def reading_of(board: Board, hidden=(), angle_deg: float = 0.0, outside=()) -> Reading:
     """The reading the reader would give of ``board`` with ``hidden`` cells covered and
-    ``outside`` cells past the picture's edge (hidden too)."""
+    ``outside`` cells past the picture's edge (hidden too). Readings are values, made
+    once per board and cells (the exhaustive tests ask for the same ones again and
+    again)."""
+    return _reading_of(board, tuple(hidden), float(angle_deg), tuple(outside))
+
+
+@functools.lru_cache(maxsize=8192)
+def _reading_of(board: Board, hidden: tuple, angle_deg: float, outside: tuple) -> Reading:
     hidden = tuple(sorted({*hidden, *outside}))
     states = np.array(board.states)
     for cell in hidden:
