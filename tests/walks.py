@@ -20,7 +20,7 @@ import numpy as np
 from assistant.walkthrough import PlannedFrame, WalkFrame, draw_frame, walk_plan
 
 #: Drawn frames kept per test process (about 2.5 MB each), the least recently used dropped.
-FRAMES_KEPT = 400
+FRAMES_KEPT = 256
 
 _Key = tuple[str | None, int, tuple[tuple[str, Any], ...]]
 _drawn: OrderedDict[tuple[_Key, int], WalkFrame] = OrderedDict()
