@@ -29,12 +29,13 @@ runtime-deps:
 run: runtime-deps deps
 	$(BIN)/toa-assistant
 
-# On every core (pytest-xdist); tests sharing a module's fixture (an X server) share a worker.
+# On every core (pytest-xdist), a test file to a worker: a module's fixtures (an X server,
+# a built executable) and the walk-throughs its tests share are made once.
 test: system-deps deps
-	$(BIN)/python -m pytest -n auto --dist loadgroup
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 test-core: deps
-	$(BIN)/python -m pytest -n auto --dist loadgroup -m "not gui and not x11"
+	$(BIN)/python -m pytest -n auto --dist loadfile -m "not gui and not x11"
 
 bench: deps
 	$(BIN)/toa-assistant bench

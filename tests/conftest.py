@@ -19,28 +19,10 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 _QT_FIXTURES = {"qapp", "qtbot", "qtmodeltester", "qapp_args", "qapp_cls"}
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    distributed = config.pluginmanager.hasplugin("xdist")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _QT_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.gui)
-        shared = _shared_fixture_module(item) if distributed else None
-        if shared is not None:
-            item.add_marker(pytest.mark.xdist_group(shared))
-
-
-def _shared_fixture_module(item: pytest.Item) -> str | None:
-    """The test module whose module-scoped fixture (an X server, a built executable, a
-    rendered session) ``item`` uses, if any: under ``pytest -n N --dist loadgroup`` the
-    tests sharing it run in one worker, so it is set up once."""
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return None
-    for name in item.fixturenames:
-        for definition in info.name2fixturedefs.get(name, ()):
-            if definition.scope != "function" and definition.baseid.endswith(".py"):
-                return definition.baseid
-    return None
 
 
 def shared_file(*parts: str) -> Path:
