@@ -703,6 +703,8 @@ class LiveLoop:
         self.stabilizer = Stabilizer(stable_frames)
         self.history = BoardHistory()
         self.last_observed: LiveState | None = None
+        #: told of every frame (:meth:`assistant.recorder.FlightRecorder.attach`), or None
+        self.recorder = None
         self.failures = 0
         self._window: WindowInfo | None = None
         self._since_listing = 0
@@ -764,7 +766,15 @@ class LiveLoop:
 
     def tick(self) -> LiveState:
         self.last_observed = self.observe()
-        return self.stabilizer.push(self.last_observed)
+        shown = self.stabilizer.push(self.last_observed)
+        if self.recorder is not None:
+            self.recorder.frame_done(self, self.last_observed, shown)
+        return shown
+
+    @property
+    def window(self) -> WindowInfo | None:
+        """The window the last frame found (None when none matched)."""
+        return self._window
 
     def observe(self) -> LiveState:
         """The unstabilised state of this frame."""
@@ -964,8 +974,9 @@ class LiveLoop:
         if spot is None:
             spot = self._spot_at_way_in(geometry, offset, way_in)
         in_frame = None if spot is None else (spot[0] - offset[0], spot[1] - offset[1])
-        bodies = [cell for cell in reading.hidden if cell not in reading.unclear]
-        player, tile = player_place(geometry, bodies, centre, in_frame)
+        # an unclear plate may have someone on it whose clothes pass the cover test: where
+        # the player stands is told by a place that stays put, not by the verdict
+        player, tile = player_place(geometry, list(reading.hidden), centre, in_frame)
         if (way_in is not None and player is not None and not self._stepped
                 and hides_from_behind(geometry, way_in, player)):
             # before any step the player waits at the way in, and a body there hides the
@@ -1279,8 +1290,8 @@ class LiveLoop:
         geometry = reading.geometry
         hidden, still_plates = [], []
         for cell in reading.hidden:
-            if cell not in TOA_PLATES or cell in reading.unclear:
-                continue  # (an unclear plate has nobody on it)
+            if cell not in TOA_PLATES:
+                continue
             here = np.array(geometry.cell_centre(*cell)) + offset
             spacing = geometry.local_spacing(*cell)
             hidden.append(here)

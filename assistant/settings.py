@@ -30,6 +30,10 @@ Layout of the file (every key optional)::
     show = false                     # also when the overlay can be drawn (it is the fallback)
     position = [40, 40]              # where it was last dragged (left, top); absent = default
 
+    [report]
+    seconds = 30                     # the last seconds a problem report holds (5..120)
+    hotkey = "Ctrl+Shift+F12"        # save a report from the game (Windows; "" = none)
+
     [manual.default_grid]                            # what a fresh manual window shows
     rows = 5
     cols = 5
@@ -57,6 +61,7 @@ from typing import Any
 import tomli_w
 
 from assistant.errors import UserError
+from assistant.hotkey import HotkeyError, parse_hotkey
 from assistant.puzzle import MAX_TEXT_STATES, Board, BoardError, parse_grid
 from assistant.storage import atomic_write_text, set_aside
 
@@ -100,6 +105,10 @@ MAX_GRID_STATES = MAX_TEXT_STATES
 #: Screen coordinates the steps panel's saved position may have (several monitors can put
 #: it left of or above the primary screen, hence negative values).
 MAX_SCREEN_COORD = 100_000
+
+#: The seconds a problem report may hold (the flight recorder's ring, assistant.recorder).
+MIN_REPORT_SECONDS = 5
+MAX_REPORT_SECONDS = 120
 
 _COLOR = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})")
 
@@ -203,6 +212,8 @@ class Settings:
     crossing_steps : the route's rule "walking across a plate steps on it" (ADR 60).
     show_steps_panel : show the steps panel even when the overlay can be drawn.
     steps_panel_position : the panel's last ``(left, top)``, None for the default place.
+    report_seconds : the last seconds of the live loop a problem report holds.
+    report_hotkey : the global hotkey that saves a report (Windows), "" for none.
     """
 
     window_title: str = "RuneLite|Old School RuneScape"
@@ -216,6 +227,8 @@ class Settings:
     crossing_steps: bool = True
     show_steps_panel: bool = False
     steps_panel_position: tuple[int, int] | None = None
+    report_seconds: int = 30
+    report_hotkey: str = "Ctrl+Shift+F12"
 
     def __post_init__(self) -> None:
         if not isinstance(self.window_title, str) or not self.window_title.strip():
@@ -252,6 +265,16 @@ class Settings:
         _flag(self.show_steps_panel, "[steps_panel] show")
         position = _position(self.steps_panel_position, "[steps_panel] position")
         object.__setattr__(self, "steps_panel_position", position)
+        _whole(self.report_seconds, "[report] seconds", MIN_REPORT_SECONDS, MAX_REPORT_SECONDS)
+        if not isinstance(self.report_hotkey, str):
+            raise SettingsError("The setting [report] hotkey must be text such as "
+                                "'Ctrl+Shift+F12' (or '' for none).")
+        try:
+            parse_hotkey(self.report_hotkey)
+        except HotkeyError as error:
+            reason = str(error)
+            raise SettingsError(f"The setting [report] hotkey is not usable: "
+                                f"{reason[:1].lower()}{reason[1:]}") from None
 
     @property
     def mark_rgba(self) -> tuple[int, int, int, int]:
@@ -294,6 +317,7 @@ _SECTIONS: dict[str, dict[str, str]] = {
     "overlay": {"mark_color": "mark_color", "show_route": "show_route"},
     "toa": {"objective": "toa_objective", "crossing_steps": "crossing_steps"},
     "steps_panel": {"show": "show_steps_panel", "position": "steps_panel_position"},
+    "report": {"seconds": "report_seconds", "hotkey": "report_hotkey"},
 }
 _GRID_KEYS = ("rows", "cols", "states", "objective", "board")
 _MANUAL_KEYS = {"default_grid": "manual_default", "last_grid": "manual_last"}

@@ -124,7 +124,7 @@ def test_thinned_keeps_every_kth_walking_frame_and_every_standing_one():
     walk = [SimpleNamespace(event=event) for event in events]
     standing = [i for i, event in enumerate(events) if event != "walking"]
     assert [i for i, _ in thinned(walk, 1)] == list(range(len(events)))
-    assert [i for i, _ in thinned(walk, 2)] == sorted(standing + [3, 8])
-    assert [i for i, _ in thinned(walk, 3)] == sorted(standing + [4])
+    assert [i for i, _ in thinned(walk, 2)] == sorted([*standing, 3, 8])
+    assert [i for i, _ in thinned(walk, 3)] == sorted([*standing, 4])
     assert [i for i, _ in thinned(walk, 0)] == standing
     assert all(frame is walk[i] for i, frame in thinned(walk, 2))

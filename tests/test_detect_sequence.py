@@ -134,7 +134,7 @@ def test_without_times_a_hidden_plate_is_never_told_by_the_frames_before(cli, wa
     plate under the player stays undecided (only the marks every board agrees on), and
     no frame marks a plate that should not be stepped on."""
     frames, names = walk
-    code, out, err = cli("detect", "--sequence", "--json", *names)
+    _code, out, err = cli("detect", "--sequence", "--json", *names)
     assert err == ""
     results = records(out)
     standing = 0
@@ -152,7 +152,7 @@ def test_pictures_only_while_the_player_stands_on_a_plate_are_never_wrong(cli, w
     frames, names = walk
     kept = [i for i, f in enumerate(frames) if f.event != "walking"]
     for timing in ((), ("--times", "mtime")):
-        code, out, err = cli("detect", "--sequence", *timing, "--json",
+        _code, out, err = cli("detect", "--sequence", *timing, "--json",
                              *(names[i] for i in kept))
         assert err == ""
         for index, record in zip(kept, records(out), strict=True):

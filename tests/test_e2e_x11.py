@@ -266,9 +266,17 @@ def test_bench_live_reports_its_figures_with_a_baseline(apps) -> None:
         "live-1280x720-tracked",
         "live-1280x720-baseline-locate-every-frame",
         "live-1280x720-walk-through",
+        "live-1280x720-tracked-recording",
+        "recorder-1280x720",
+        "recorder-1920x1080",
     ]
-    assert all(row["in_view"] and row["frames"] > 0 and row["frame_ms_median"] > 0 for row in rows)
-    tracked, baseline, walking = rows
+    live = rows[:4]
+    assert all(row["in_view"] and row["frames"] > 0 and row["frame_ms_median"] > 0 for row in live)
+    tracked, baseline, walking, recording, *recorder = rows
+    # the flight recorder: its part of a frame, and 30 s at 10 fps within its budget
+    assert recording["recorder_hook_ms_median"] > 0 and "added_ms_vs_tracked" in recording
+    assert all(row["frames"] == 300 and 0 < row["held_mb"] <= row["budget_mb"]
+               and row["hook_ms_median"] > 0 for row in recorder)
     assert tracked["speedup_vs_baseline"] > 0 and "met" in tracked
     # the targets are the tracked loop's, never the baseline's (issue 67)
     assert tracked["target_frame_ms"] > 0 and "target_frame_ms" not in baseline

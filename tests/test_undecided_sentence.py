@@ -19,7 +19,7 @@ from assistant.puzzle import Board, toa_board
 def sentence(boards, undecided, outside=(), noun="Plate", **kw) -> str:
     candidates = tuple(toa_board(b) if isinstance(b, str) else b for b in boards)
     certain, _, solutions = common_presses(candidates)
-    reading = SimpleNamespace(cell_noun=noun, outside=tuple(outside))
+    reading = SimpleNamespace(cell_noun=noun, outside=tuple(outside), unclear=())
     inference = SimpleNamespace(undecided=tuple(undecided))
     return _undecided_sentence(reading, inference, candidates, solutions, certain, **kw)
 
@@ -103,7 +103,7 @@ def test_the_rings_it_counts_are_the_ones_drawn_solid() -> None:
     """Worked out from the answers when the caller does not pass them: the same."""
     candidates = (toa_board("011/0#0/111"), toa_board("111/0#0/111"))
     certain, _, solutions = common_presses(candidates)
-    reading = SimpleNamespace(cell_noun="Plate", outside=())
+    reading = SimpleNamespace(cell_noun="Plate", outside=(), unclear=())
     inference = SimpleNamespace(undecided=((0, 0),))
     assert _undecided_sentence(reading, inference, candidates, solutions) == \
         _undecided_sentence(reading, inference, candidates, solutions, certain)

@@ -203,7 +203,8 @@ def test_a_ring_followed_from_four_diamonds_hides_four_only_when_rigid(
     reading = follow_frame(after.frame, first.geometry)
     if matched == 4 and not rigid:
         assert reading.abstain
-        assert reading.reason.startswith("Too much of the puzzle is covered")
+        # nothing stands on the four (a clean room): unread for want of a look, not covered
+        assert reading.reason.startswith("Can't tell lit from unlit on plates")
     else:
         assert not reading.abstain and len(reading.hidden) == 8 - matched
         assert_read_right(reading, after, (0, 0))

@@ -3,7 +3,9 @@ CPU load at 10 fps on a 1280x720 window with the puzzle in view, next to a basel
 (the same loop locating the plates on the whole window every frame), with the walking
 route drawn on the overlay (its painting timed too). A third run walks the demo room's
 player through the answer, the camera following every tile walked: the loop's own CPU
-and how many searches of the whole window each change of the view costs. Needs a
+and how many searches of the whole window each change of the view costs. Last, the
+flight recorder's cost (assistant.recorder_bench): per frame, and the memory 30 s at 10 fps
+take at 1280x720 and 1920x1080 (``--recorder``: only these, no display needed). Needs a
 display; on a machine without one: ``xvfb-run -a toa-assistant bench-live``."""
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ TARGET_RELOCATIONS_PER_CHANGE = 1.0
 WALK_BOARD = "010/1#1/011"
 #: seconds per tile walked (the game runs two tiles a tick of 0.6 s)
 WALK_SECONDS_PER_TILE = 0.3
+#: the flight recorder adds at most this to a frame on the loop's thread, and holds 30 s
+#: at 10 fps of 1080p tracked grabs within this much memory
+TARGET_RECORDER_MS = 0.5
+TARGET_RECORDER_MB = 150
+RECORDER_SIZES = ((1280, 720), (1920, 1080))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "minimises and moves and grabs fail at random (make soak: N = 10000)",
     )
     parser.add_argument("--seed", type=int, default=0, help="the soak's random schedule")
+    parser.add_argument("--recorder", action="store_true",
+                        help="only the flight recorder's cost (per frame, memory for 30 s "
+                             "at 10 fps at 1280x720 and 1920x1080); needs no display")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--fps must be between 0.5 and 60, not {args.fps:g}.")
     if args.soak is not None and not 1 <= args.soak <= 10_000_000:
         raise UserError(f"--soak must be a positive number of frames, not {args.soak}.")
+    if args.recorder:
+        rows = _recorder_rows()
+        for row in rows:
+            print(json.dumps(row) if args.json else format_row(row))
+        return 0 if all(row["met"] for row in rows) else 1
     from assistant.capture import display_problem
 
     if sys.platform.startswith("linux") and (
@@ -88,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for name, track in (("tracked", True), ("baseline-locate-every-frame", False)):
         rows.append(_measure(app, name, title, track, args))
+    recording = _measure(app, "tracked-recording", title, True, args, record=True)
     room.close()
     rows.append(_measure_walk(app, args))
     tracked, baseline, walking = rows
@@ -119,16 +135,47 @@ def run(args: argparse.Namespace) -> int:
     # compared with, so its row carries no target.
     tracked["target_frame_ms"] = TARGET_FRAME_MS
     tracked["target_cpu_percent"] = TARGET_CPU_PERCENT
-    for row in rows:
+    recording["added_ms_vs_tracked"] = round(
+        recording["frame_ms_median"] - tracked["frame_ms_median"], 3)
+    recorder_rows = _recorder_rows()
+    for row in [*rows, recording, *recorder_rows]:
         print(json.dumps(row) if args.json else format_row(row))
     if not args.json:
         print(f"tracked vs baseline per frame: {tracked['speedup_vs_baseline']}x faster")
-    return 0 if tracked["met"] and walking["met"] else 1
+    recorded = all(row["met"] for row in recorder_rows)
+    return 0 if tracked["met"] and walking["met"] and recorded else 1
+
+
+def _recorder_rows() -> list[dict]:
+    """The flight recorder's figures at each of :data:`RECORDER_SIZES` (Qt-free)."""
+    from assistant.recorder_bench import measure_recorder
+
+    rows = []
+    for size in RECORDER_SIZES:
+        row = measure_recorder(size)
+        row["target_hook_ms"] = TARGET_RECORDER_MS
+        row["target_mb"] = TARGET_RECORDER_MB
+        row["met"] = (row["hook_ms_median"] <= TARGET_RECORDER_MS
+                      and row["held_mb"] <= TARGET_RECORDER_MB
+                      and row["seconds_kept"] >= 29.9 and row["pixels_dropped"] == 0)
+        rows.append(row)
+    return rows
 
 
 def format_row(row: dict) -> str:
     """One row of the plain-text table; a target is printed beside the figure it applies
     to, and only on the row it applies to (the keys ``target_*`` of the row)."""
+    if row["case"].startswith("recorder-"):
+        packing = (f"packing {row['pack_ms_per_grab']:.1f} ms a grab on its own thread "
+                   f"({row['grabs_packed']} of {row['frames']} grabs)"
+                   if row["grabs_packed"] else "nothing packed (all raw within the budget)")
+        return (
+            f"{row['case']:30} recorder {row['hook_ms_median']:.3f} ms a frame on the loop "
+            f"(target ≤{row['target_hook_ms']:g} ms; loop median {row['frame_ms_median_with']:.2f}"
+            f" ms with, {row['frame_ms_median_without']:.2f} without)  {row['seconds_kept']:g} s "
+            f"at 10 fps held in {row['held_mb']:.1f} MB (target ≤{row['target_mb']:g} MB; grabs "
+            f"{row['grab_kb_median']} KB)  {packing}  pixels dropped {row['pixels_dropped']}"
+        )
     if "view_changes" in row:  # the walk-through
         return (
             f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms  "
@@ -144,8 +191,11 @@ def format_row(row: dict) -> str:
     cpu_target = (
         f" (target ≤{row['target_cpu_percent']}%)" if "target_cpu_percent" in row else ""
     )
+    added = (f" ({row['added_ms_vs_tracked']:+.2f} ms vs tracked, run after it; the "
+             f"recorder's own part {row['recorder_hook_ms_median']:.3f} ms)"
+             if "added_ms_vs_tracked" in row else "")
     return (
-        f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms{frame_target}  "
+        f"{row['case']:30} frame median {row['frame_ms_median']:6.2f} ms{frame_target}{added}  "
         f"process CPU {row['cpu_percent']:5.1f}%{cpu_target}  "
         f"loop CPU {row['loop_cpu_percent']:5.1f}%  frames {row['frames']}  "
         f"puzzle in view {row['in_view']}  route drawn {row['route_drawn']} (overlay "
@@ -195,12 +245,25 @@ def _soak(args: argparse.Namespace) -> int:
     return 0
 
 
-def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace) -> dict:
+def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace,
+             record: bool = False) -> dict:
     from assistant.gui.session import OverlaySession
+    from assistant.recorder import FlightRecorder
 
     paints: list[float] = []
+    recorder = FlightRecorder() if record else None
+    hooks: list[float] = []
+    if recorder is not None:  # the recorder's own time in each frame, on the loop's thread
+        frame_done = recorder.frame_done
+
+        def timed(loop, observed, shown) -> None:
+            started = time.perf_counter()
+            frame_done(loop, observed, shown)
+            hooks.append(time.perf_counter() - started)
+
+        recorder.frame_done = timed
     session = OverlaySession(f"^{re.escape(title)}$", fps=args.fps, track=track,
-                             overlay=_timed_overlay(paints))
+                             overlay=_timed_overlay(paints), recorder=recorder)
     worker = session.worker
     kinds: list[str] = []
     worker.frame_done.connect(lambda state: kinds.append(state.kind))
@@ -217,8 +280,12 @@ def _measure(app, name: str, title: str, track: bool, args: argparse.Namespace) 
     )
     session.stop()
     session.overlay.close()
+    if recorder is not None:
+        recorder.close()
     frames = worker.frame_seconds[skip:]
+    extra = {} if recorder is None else {"recorder_hook_ms_median": _median_ms(hooks[skip:])}
     return {
+        **extra,
         "case": f"live-1280x720-{name}",
         "frame_ms_median": round(statistics.median(frames) * 1000, 3) if frames else float("nan"),
         "cpu_percent": round(100 * cpu_used / elapsed, 2),

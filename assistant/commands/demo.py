@@ -68,6 +68,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "assistant shows (marks with their screen centres); for tests and scripts",
     )
     parser.add_argument("--seconds", type=float, metavar="S", help="close after S seconds")
+    parser.add_argument(
+        "--record", metavar="DIR",
+        help="keep the last seconds the assistant read and save them as a problem report "
+        "in the new folder DIR (or DIR.zip) when the room closes; it replays with "
+        "detect --sequence DIR",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,6 +90,13 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--team needs the walk-through room (without --classic).")
     if not 0 <= args.walk_speed <= 5:
         raise UserError(f"--walk-speed must be 0 to 5 seconds per tile, not {args.walk_speed:g}.")
+    if args.record and args.room_only:
+        raise UserError("--record keeps what the assistant read: leave out --room-only.")
+    record_to = None
+    if args.record:
+        from assistant.recorder import check_destination
+
+        record_to = check_destination(args.record)
     from assistant.capture import display_problem
 
     if display_problem():
@@ -143,6 +156,11 @@ def run(args: argparse.Namespace) -> int:
         from assistant.settings import load_settings
 
         settings, _ = load_settings()
+        recorder = None
+        if record_to is not None:
+            from assistant.recorder import FlightRecorder
+
+            recorder = FlightRecorder(settings.report_seconds)
 
         def read_the_room() -> None:
             """(Again, for a new puzzle: the last one's history would not explain it.)"""
@@ -154,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
             session = OverlaySession(
                 f"^{re.escape(title)}$", fps=settings.fps,
                 colour=parse_colour(settings.mark_color), overlay=overlay,
+                recorder=recorder,  # a new puzzle starts the report afresh
             )
             if args.json:
                 session.state_changed.connect(lambda state: _emit(_state_json(state)))
@@ -170,6 +189,11 @@ def run(args: argparse.Namespace) -> int:
         for session in sessions:
             session.stop()
             session.overlay.close()
+    if record_to is not None:
+        from assistant.commands.run import save_record
+        from assistant.recorder import settings_in_use
+
+        save_record(recorder, record_to, settings_in_use(settings))
     return 0
 
 

@@ -87,7 +87,9 @@ def _options(reading: Reading) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="PNG, JPEG or BMP files")
+    parser.add_argument("images", nargs="+", metavar="IMAGE",
+                        help="PNG, JPEG or BMP files; with --sequence also one report "
+                             "(a folder or .zip saved by the assistant's Save report)")
     parser.add_argument("--profile", metavar="FILE",
                         help="calibration profile (default: find the ToA plates)")
     parser.add_argument("--json", action="store_true",
@@ -106,6 +108,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--trace", action="store_true",
                         help="also say which stage of the reader decided what (with --json: "
                              "a \"trace\" list in each record)")
+    parser.add_argument("--diff", action="store_true",
+                        help="with --sequence REPORT: list only the frames whose replayed "
+                             "marks differ from the recorded ones (exit 1 when some do)")
     timing.add_argument("--times", choices=("mtime",), default=None,
                         help="with --sequence: when each picture was taken: mtime = its "
                              "file's modification time (as a screenshot tool saves it)")
@@ -115,7 +120,12 @@ def run(args: argparse.Namespace) -> int:
     """Exit 0 when every picture has an answer, 1 when one has none (the reader abstained
     or the board has no solution), 2 when one cannot be read; every readable picture is
     reported either way, and the unreadable ones in one sentence at the end."""
+    if args.sequence and len(args.images) == 1 and _is_report(args.images[0]):
+        return _run_report(args)
     profile = load_profile(args.profile) if args.profile else None
+    if args.diff:
+        raise SequenceError("--diff compares a report's replay with its recording: give "
+                            "--sequence and one report folder or .zip.")
     if args.sequence:
         return _run_sequence(args, profile)
     unreadable: list[ImageError] = []
@@ -184,6 +194,62 @@ def _run_sequence(args: argparse.Namespace, profile) -> int:
             for step in record.get("trace", ()):
                 print(f"  {step}", flush=True)
     return 0 if state is not None and state.kind in ("steps", "solved") else 1
+
+
+def _is_report(name: str) -> bool:
+    path = Path(name)
+    return path.is_dir() or path.suffix.lower() == ".zip"
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    """Replay a report through the live loop; per frame the recorded and the replayed
+    marks (``--diff``: only frames where they differ). Exit 0 when no frame differs, 1
+    when some do, 2 when the report is not whole (one sentence)."""
+    from assistant.report import open_report, replay_report
+
+    if args.profile or args.interval is not None or args.times or args.trace:
+        raise SequenceError("A report replays with its own profile and times: leave out "
+                            "--profile, --interval, --times and --trace.")
+    report = open_report(args.images[0])
+    differing = 0
+    frames = 0
+    for frame in replay_report(report):
+        frames += 1
+        differing += not frame.same
+        if args.diff and frame.same:
+            continue
+        if args.json:
+            print(json.dumps({"frame": frame.frame, "time": frame.time,
+                              "same": frame.same, "recorded": frame.recorded,
+                              "replayed": frame.replayed, "recorded_kind": frame.recorded_kind,
+                              "replayed_kind": frame.replayed_kind}), flush=True)
+        else:
+            print(_describe_replay(frame), flush=True)
+    if not args.json:
+        start = "" if report.about.get("from_start", True) else (
+            " (the report starts in the middle of a session: its first frames may differ "
+            "until the replay has seen as much)")
+        print(f"{differing} of {frames} frames differ{start}.", flush=True)
+    return 1 if differing else 0
+
+
+def _marks_words(marks: list[dict]) -> str:
+    if not marks:
+        return "no marks"
+    return ", ".join(f"r{m['row']}c{m['col']}{'' if m['certain'] else '?'}"
+                     f"{'x' + str(m['count']) if m['count'] > 1 else ''}"
+                     f"@({m['x']:g},{m['y']:g})" for m in marks)
+
+
+def _describe_replay(frame) -> str:
+    head = f"frame {frame.frame}"
+    if frame.time is not None:
+        head += f" (t={frame.time:.3f})"
+    recorded = f"recorded {frame.recorded_kind}: {_marks_words(frame.recorded)}"
+    if frame.same:
+        return f"{head}: {recorded}; replayed the same"
+    return (f"{head}: {recorded}; replayed {frame.replayed_kind}: "
+            f"{_marks_words(frame.replayed)}  DIFFERS")
 
 
 def _describe_frame(record: dict) -> str:

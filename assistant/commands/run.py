@@ -9,6 +9,8 @@ import sys
 from assistant.errors import UserError, check_seconds
 
 NAME = "run"
+#: With --record: the game window gone this long (seconds) after it was read ends the run.
+GONE_FOR_GOOD_SECONDS = 5.0
 HELP = "Capture a window and draw the overlay (no control window); Ctrl+C stops."
 
 
@@ -27,6 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, metavar="N", help="frames per second (default 10)")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument(
+        "--record", metavar="DIR",
+        help="keep the last seconds read ([report] seconds, default 30) and save them as a "
+        "problem report in the new folder DIR (or DIR.zip) when the run stops: Ctrl+C, "
+        "SIGTERM, --seconds, or the game window gone for good "
+        f"({GONE_FOR_GOOD_SECONDS:g} s); it replays with detect --sequence DIR",
+    )
+    parser.add_argument(
         "--colour",
         "--color",
         dest="colour",
@@ -37,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from assistant.profile import load_profile
+    from assistant.recorder import settings_in_use
     from assistant.settings import load_settings
     check_seconds(args.seconds)
 
@@ -48,6 +58,12 @@ def run(args: argparse.Namespace) -> int:
     if not 0.5 <= fps <= 60:
         raise UserError(f"--fps must be between 0.5 and 60, not {fps:g}.")
     title = args.window or (profile.capture.window_title if profile else settings.window_title)
+    recorder = None
+    if args.record:
+        from assistant.recorder import FlightRecorder, check_destination
+
+        record_to = check_destination(args.record)
+        recorder = FlightRecorder(settings.report_seconds)
     objective = None if profile is not None else settings.toa_objective
 
     from assistant.capture import display_problem
@@ -65,13 +81,28 @@ def run(args: argparse.Namespace) -> int:
     app = application()
     session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour,
                              show_route=settings.show_route,
-                             crossing_steps=settings.crossing_steps)
+                             crossing_steps=settings.crossing_steps, recorder=recorder)
     last = {"status": None}
+    from PyQt6.QtCore import QTimer
+
+    gone = QTimer()  # with --record: the game window gone for good ends the run
+    gone.setSingleShot(True)
+    gone.setInterval(int(GONE_FOR_GOOD_SECONDS * 1000))
+    gone.timeout.connect(app.quit)
+    seen = {"window": False}
 
     def shown(state) -> None:
         if state.status != last["status"]:
             last["status"] = state.status
             print(state.status, flush=True)
+        if recorder is None:
+            return
+        if state.kind == "no-window":
+            if seen["window"] and not gone.isActive():
+                gone.start()
+        else:
+            seen["window"] = seen["window"] or state.window is not None
+            gone.stop()
 
     session.state_changed.connect(shown)
     session.start()
@@ -80,4 +111,21 @@ def run(args: argparse.Namespace) -> int:
     finally:
         session.stop()
         session.overlay.close()
+    if recorder is not None:
+        save_record(recorder, record_to, settings_in_use(settings, profile, args.profile))
     return 0
+
+
+def save_record(recorder, destination, about: dict) -> None:
+    """Write what ``recorder`` kept to ``destination`` and say so (a full disk or a
+    folder that cannot be written is one sentence, exit 2, from the caller)."""
+    from assistant.recorder import save_report
+
+    snapshot = recorder.snapshot()
+    recorder.close()
+    if not snapshot.records:
+        print("Nothing was read, so no report was saved.", file=sys.stderr)
+        return
+    path = save_report(snapshot, destination, about=about)
+    print(f"Report saved in {path} ({snapshot.frames} frames, {snapshot.duration:.1f} s).",
+          flush=True)

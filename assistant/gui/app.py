@@ -48,6 +48,7 @@ from assistant.gui.application import (
     screen_area,
 )
 from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
+from assistant.gui.hotkey import GlobalHotkey
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
 from assistant.gui.own_windows import logical_rect, own_window_rects, rect
 from assistant.gui.session import OverlaySession
@@ -56,6 +57,7 @@ from assistant.live import LiveState
 from assistant.masking import mask_frame
 from assistant.placement import fits_beside, overlap, place_beside
 from assistant.profile import Profile, load_profile
+from assistant.recorder import FlightRecorder, new_report_path, settings_in_use
 from assistant.settings import Settings, config_dir, load_settings, save_settings
 from assistant.steps import steps_view_for_state, stopped_view, unknown_view
 
@@ -78,6 +80,7 @@ OWN_TITLES = (
     "Calibrate — ToA Light Assistant",
     "ToA steps",
     MANUAL_TITLE,
+    "Save a problem report — ToA Light Assistant",
 )
 #: How often (ms) the control window looks for the game window before it has found it.
 WATCH_MS = 1000
@@ -137,6 +140,7 @@ class ControlWindow(QMainWindow):
         backend: WindowBackend | None = None,
         settings_file: str | Path | None = None,
         notice: str | None = None,
+        reports_folder: str | Path | None = None,
     ) -> None:
         super().__init__()
         self.setWindowTitle(APP_TITLE)
@@ -162,6 +166,12 @@ class ControlWindow(QMainWindow):
         self._watch = QTimer(self)  # looks for the game window until it opens
         self._watch.setInterval(WATCH_MS)
         self._watch.timeout.connect(self._look_for_game)
+        #: the last seconds of the live loop, for a problem report (assistant.recorder)
+        self.recorder = FlightRecorder(settings.report_seconds)
+        self.reports_folder = None if reports_folder is None else Path(reports_folder)
+        self.report_dialog = None
+        self.report_writer = None
+        self.hotkey: GlobalHotkey | None = None
 
         self.target = QComboBox()
         self.target.setEditable(True)
@@ -204,6 +214,8 @@ class ControlWindow(QMainWindow):
             "the keys shown in it, and watch the assistant mark the plates."
         )
         self.demo_button.clicked.connect(self.open_demo)
+        self.report_button = QPushButton("Save report…")
+        self.report_button.clicked.connect(self.open_report_dialog)
         self.panel_toggle = QCheckBox("Steps panel")
         self.panel_toggle.setToolTip(
             "A small window beside the game with the board and the steps left."
@@ -232,6 +244,7 @@ class ControlWindow(QMainWindow):
         layout.addLayout(buttons)
         extras = QHBoxLayout()
         extras.addWidget(self.demo_button)
+        extras.addWidget(self.report_button)
         extras.addStretch(1)
         extras.addWidget(self.panel_toggle)
         layout.addLayout(extras)
@@ -240,6 +253,7 @@ class ControlWindow(QMainWindow):
         self.setCentralWidget(body)
         self.set_status("Press Start overlay to read the game window.")
         self._update_panel_visibility()
+        self._register_hotkey()
 
     def _fit(self) -> None:
         """Size the window to its contents (before it is shown), and later grow it (never
@@ -357,6 +371,7 @@ class ControlWindow(QMainWindow):
             backend=self.backend,
             exclude_titles=OWN_TITLES,
             overlay=self.overlay,
+            recorder=self.recorder,
             parent=self,
         )
         self.session.state_changed.connect(self.show_state)
@@ -622,6 +637,8 @@ class ControlWindow(QMainWindow):
         self.refresh_windows()
         if shown_default:
             self.target.setCurrentText(self._default_target_text())
+        self.recorder.seconds = float(settings.report_seconds)
+        self._register_hotkey()
         if self.session is not None:
             self.start_overlay()
 
@@ -693,9 +710,83 @@ class ControlWindow(QMainWindow):
         if self.session is not None:
             self.start_overlay()
 
+    # -- problem reports ---------------------------------------------------------------------
+    def _register_hotkey(self) -> None:
+        """(Again) the settings' global hotkey; the button's tip says it or why not."""
+        if self.hotkey is not None:
+            self.hotkey.unregister()
+            self.hotkey.deleteLater()
+        self.hotkey = GlobalHotkey(self.settings.report_hotkey, self)
+        self.hotkey.pressed.connect(self.open_report_dialog)
+        problem = self.hotkey.register()
+        key = self.settings.report_hotkey
+        tip = ("Save the last seconds the assistant read (the game window's pictures, what "
+               "it read and the marks it showed) as a folder on this computer, to look "
+               "into a wrong or missing overlay. You see what is in it first.")
+        if problem:
+            tip += " " + problem
+        elif key:
+            tip += f" Hotkey, also in the game: {key}."
+        self.report_button.setToolTip(tip)
+
+    def open_report_dialog(self) -> None:
+        """Take what the recorder holds now and show it; Save writes it off this thread."""
+        from assistant.gui.report_dialog import ReportDialog
+
+        if self.report_dialog is not None:
+            self.report_dialog.raise_()
+            return
+        snapshot = self.recorder.snapshot()
+        if not snapshot.records:
+            self.set_status("Nothing to report yet: the assistant has not read the game "
+                            "since it started. Start the overlay and try again.")
+            return
+        dialog = ReportDialog(snapshot, new_report_path(self.reports_folder), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.save_report(dialog))
+        dialog.destroyed.connect(self._report_dialog_closed)
+        self.report_dialog = dialog
+        self.place_new_window(dialog)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+
+    def _report_dialog_closed(self) -> None:
+        self.report_dialog = None
+
+    def save_report(self, dialog) -> None:
+        """Write the report the dialog shows, in a thread of its own."""
+        from assistant.gui.report_dialog import ReportWriter
+
+        about = settings_in_use(self.settings, self.profile, self.profile_path)
+        writer = ReportWriter(dialog.snapshot, dialog.destination(), dialog.note(), about,
+                              self)
+        writer.finished_saving.connect(self._report_saved)
+        writer.finished.connect(self._writer_done)
+        self.report_writer = writer
+        self.set_status("Saving the report…")
+        writer.start()
+
+    def _writer_done(self) -> None:
+        writer, self.report_writer = self.report_writer, None
+        if writer is not None:
+            writer.deleteLater()
+
+    def _report_saved(self, path, error) -> None:
+        if path is None:
+            self.set_status(f"{error} The assistant goes on reading.")
+        else:
+            self.set_status(f"Report saved in {path}. Nothing was sent anywhere: pass the "
+                            "folder on yourself if you want it looked into.")
+
     def closeEvent(self, event) -> None:
         self._end_session()
         self._watch.stop()
+        if self.hotkey is not None:
+            self.hotkey.unregister()
+        if self.report_writer is not None and self.report_writer.isRunning():
+            self.report_writer.wait(10_000)  # a report being written is finished first
+        self.recorder.close()
         self.overlay.close()
         self.steps_panel.close()
         if self.demo is not None:

@@ -19,6 +19,7 @@ from assistant.gui.own_windows import OwnWindowMask
 from assistant.gui.worker import CaptureWorker
 from assistant.live import LiveState
 from assistant.profile import Profile
+from assistant.recorder import FlightRecorder
 
 __all__ = ["OverlaySession", "exec_until_signalled"]
 
@@ -49,6 +50,7 @@ class OverlaySession(QObject):
         show_route: bool = True,
         crossing_steps: bool = True,
         overlay: Overlay | None = None,
+        recorder: FlightRecorder | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -65,7 +67,9 @@ class OverlaySession(QObject):
             show_route=show_route,
             crossing_steps=crossing_steps,
             mask=self.mask.rects,
+            recorder=recorder,
         )
+        self.recorder = recorder
         self.worker.state_changed.connect(self._show)
         # Destroyed with its window while still reading (a window closed without its
         # closeEvent): the thread must end first, or Qt aborts the process.
@@ -82,6 +86,9 @@ class OverlaySession(QObject):
             self.overlay_shown = False
         else:
             self.overlay_shown = not state.marks or self.overlay.isVisible()
+        if self.recorder is not None and self.overlay.isVisible():
+            # the overlay lies over the game: its screen's scale is the game's
+            self.recorder.display_scale = self.overlay.devicePixelRatioF()
         self.state_changed.emit(state)
 
     def start(self) -> None:

@@ -17,6 +17,7 @@ from assistant.capture import Grabber, Rect, WindowBackend, default_backend
 from assistant.live import LiveLoop, LiveState
 from assistant.masking import MaskingGrabber
 from assistant.profile import Profile
+from assistant.recorder import FlightRecorder
 
 __all__ = ["CaptureWorker"]
 
@@ -42,6 +43,7 @@ class CaptureWorker(QThread):
         show_route: bool = True,
         crossing_steps: bool = True,
         mask: Callable[[], Iterable[Rect]] | None = None,
+        recorder: FlightRecorder | None = None,
         parent=None,
     ) -> None:
         super().__init__(parent)
@@ -56,6 +58,8 @@ class CaptureWorker(QThread):
         self.crossing_steps = crossing_steps
         #: the assistant's own windows to paint over in every grab (assistant.masking)
         self.mask = mask
+        #: keeps the last seconds of the loop for a problem report (assistant.recorder)
+        self.recorder = recorder
         self._running = True
         self.last_state: LiveState | None = None
         self.frame_seconds: list[float] = []  # time of each tick, for the benchmark
@@ -81,6 +85,8 @@ class CaptureWorker(QThread):
                 show_route=self.show_route,
                 crossing_steps=self.crossing_steps,
             )
+            if self.recorder is not None:
+                self.recorder.attach(loop)
             self.loop = loop
             next_tick = time.monotonic()
             while self._running:

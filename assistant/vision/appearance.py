@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+import cv2
 import numpy as np
 
 __all__ = [
@@ -578,6 +579,27 @@ _WHOLE_LUMA_OVER_SPREAD = _GAP_OVER_SPREAD
 #: A plate told a look has its luma within this share of the way from its look's median
 #: plate to the other look's
 _WHOLE_LUMA_SHARE = 0.35
+#: Lab distance (0-100 from black to white) within which a plate told from its whole
+#: diamond must match a plate of its look (:func:`_has_a_twin`): plain plates of one
+#: look through JPEG 30-95, gamma and pitch to 68 degrees keep within 7.5 of one another
+#: (the real screenshot's pixels); bodies over a plate that pass every other test sit
+#: 10 or more from the nearest, or form a look of their own.
+_WHOLE_LAB = 9.0
+
+
+def _has_a_twin(lab: np.ndarray, index: int, side: np.ndarray, known: np.ndarray) -> bool:
+    """Whether another plate of the look ``index`` is told as (one read by its sectors;
+    any other plate of that side when none of it was read) has its whole colour within
+    :data:`_WHOLE_LAB` of it. A body over a plate can fall on one side of a split in one
+    feature (dark clothes over a lit diamond on the unlit side) but does not take the full
+    colour of a plate of that look; and a look no other plate shows is no look at all."""
+    mates = np.flatnonzero(known & (side == side[index]))
+    if not len(mates):
+        mates = np.flatnonzero(side == side[index])
+    mates = mates[mates != index]
+    if not len(mates):
+        return False
+    return bool(np.linalg.norm(lab[mates] - lab[index], axis=1).min() <= _WHOLE_LAB)
 
 
 def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
@@ -597,7 +619,8 @@ def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
     :data:`_WHOLE_LUMA_GAP` for luma, wide against either look's spread), agreeing with every
     plate read (none read, the split alone tells). A plate to tell takes its look when
     clearly on its side (:data:`_WHOLE_MARGIN`, :data:`_WHOLE_REACH`) and as bright as
-    its look (:data:`_WHOLE_LUMA_SHARE`), and lit must be the brighter look (gold clothes
+    its look (:data:`_WHOLE_LUMA_SHARE`) and as coloured as a plate of its look
+    (:func:`_has_a_twin`), and lit must be the brighter look (gold clothes
     pass for a lit diamond in chroma, never in brightness)."""
     looks = np.asarray(looks, np.int64).copy()
     if len(looks) < 4 or not (looks < 0).any():
@@ -605,6 +628,8 @@ def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
     colours = np.median(np.asarray(samples, np.float64), axis=1)
     chroma = point_features(colours, Look.TOA_PLATE, None, None)
     luma = point_features(colours, Look.BRIGHTNESS, None, None)
+    lab = cv2.cvtColor(np.clip(colours, 0, 255).astype(np.float32).reshape(-1, 1, 3) / 255.0,
+                       cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
     known = looks >= 0
     for features, gap_min, over_spread, yellower in (
             (chroma, _MIN_GAP[Look.TOA_PLATE], _GAP_OVER_SPREAD, False),
@@ -632,7 +657,7 @@ def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
             share = (luma[index] - dim) / (bright - dim)
             as_bright = share >= 1 - _WHOLE_LUMA_SHARE if side[index] \
                 else share <= _WHOLE_LUMA_SHARE
-            if past_middle and near and as_bright:
+            if past_middle and near and as_bright and _has_a_twin(lab, index, side, known):
                 looks[index] = side[index]
         return looks
     return looks

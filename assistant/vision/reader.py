@@ -830,6 +830,9 @@ def _read_cells(
     samples = pixels_at(bgr, points)  # (cells, points, 3)
 
     hidden: list[int] = [int(i) for i in outside]  # indices into cells, in the order set aside
+    # set aside for something over part of the plate (no diamond's shape found, a shade,
+    # part of it foreign, its edge against its middle): never told from its whole area
+    partly: set[int] = {i for i, cell in enumerate(cells) if cell in unmatched}
     if look is Look.TOA_PLATE:
         sector_colours, _spread = sector_stats(samples, SAMPLE_SECTORS)
         gold = _is_gold(sector_colours.reshape(-1, 3)).reshape(len(cells), -1).sum(axis=1) >= 2
@@ -935,6 +938,7 @@ def _read_cells(
                 found=True, geometry=geometry, tiles=pending_tiles(),
             )
         hidden.append(doubtful[0])
+        partly.add(doubtful[0])
         note("read", f"{_place(cells[doubtful[0]])} set aside: "
              + _doubt(doubtful[0], cells, unmatched, visible, shaded, decision, foreign))
 
@@ -950,6 +954,11 @@ def _read_cells(
         # has moved). Seven diamonds place the ring itself: a grey cape over a plate
         # behind a body, at a steep camera, looks like the floor and is not; nor is a
         # place with a purple frame about it (the floor between plates has none)
+        if len(hidden) > max_hidden:
+            # more set aside than a reading may leave unread: too covered to say whether
+            # the ring is misplaced or merely covered (the next frames search again)
+            return _abstain(_too_many_covered(cells, np.array(hidden), look, max_hidden),
+                            mode, found=True, geometry=geometry, tiles=pending_tiles())
         return _abstain(NOT_IN_VIEW, mode, geometry=geometry)
     lit = np.full(len(cells), -1, np.int64)
     confidence = np.zeros(len(cells))
@@ -957,7 +966,7 @@ def _read_cells(
         lit[visible] = decision.lit
         confidence[visible] = decision.confidence
     unclear = _settle_unread(bgr, geometry, cells, samples, hidden, outside, lit,
-                             confidence, look)
+                             confidence, look, partly)
     if len(hidden) > max_hidden:
         kinds = np.array(hidden)
         reason = (_too_many_unclear(cells, kinds, look, max_hidden)
@@ -984,7 +993,8 @@ def _read_cells(
 
 def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                    samples: np.ndarray, hidden: list[int], outside: np.ndarray,
-                   lit: np.ndarray, confidence: np.ndarray, look: Look
+                   lit: np.ndarray, confidence: np.ndarray, look: Look,
+                   partly: set[int] = frozenset()
                    ) -> tuple[tuple[int, int], ...]:
     """What the plates set aside in view are: covered (something stands on them, by
     :func:`assistant.vision.cover.covered` against the plates read), or else told from
@@ -993,7 +1003,12 @@ def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[in
     diamond to tell a body by; a generic grid's cell set aside stays covered.
 
     When no plate was read by its sectors, the plates told by their whole diamonds are
-    the ones the rest are compared with for a body."""
+    the ones the rest are compared with for a body. A plate set aside for something over
+    part of it (``partly``: no diamond's shape found there, a shade, part of it foreign,
+    its edge against its middle) is never told from its whole area: legs, a stroke or
+    clothes in a plate's own colours pass the cover test while their median reads the
+    wrong look; it is covered or unclear. Only a plate whose colours as a whole fit
+    neither look is told whole."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
@@ -1006,7 +1021,8 @@ def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[in
     references = int((lit >= 0).sum())
     under = bodies(suspects) if references >= 2 else set()
     plain = np.array([i for i in range(len(cells))
-                      if lit[i] >= 0 or (i in suspects and i not in under)], np.intp)
+                      if lit[i] >= 0 or (i in suspects and i not in under
+                                         and i not in partly)], np.intp)
     told = read_whole(samples[plain], lit[plain])
     for index, look_told in zip(plain, told, strict=True):
         if lit[index] < 0 <= look_told:
@@ -1021,7 +1037,7 @@ def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[in
         if lit[index] < 0:
             note("cover", f"{_place(cells[index])} "
                  + ("covered: something stands on it" if index in under
-                    else "unclear: nothing over it, its looks not told"))
+                    else "unclear: no sign of anything on it, its look not told"))
     return tuple(sorted(cells[i] for i in suspects if lit[i] < 0 and i not in under))
 
 
