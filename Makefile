@@ -29,11 +29,14 @@ runtime-deps:
 run: runtime-deps deps
 	$(BIN)/toa-assistant
 
+# On every core (pytest-xdist), a test file to a worker: a module's fixtures (an X server,
+# a built executable) and the walk-throughs its tests share are made once. Files in the
+# order collected (tests/conftest.py puts the minutes-long ones first).
 test: system-deps deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 test-core: deps
-	$(BIN)/python -m pytest -m "not gui and not x11"
+	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder -m "not gui and not x11"
 
 bench: deps
 	$(BIN)/toa-assistant bench

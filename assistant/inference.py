@@ -893,27 +893,43 @@ def _walkable_deltas(board: Board, start: tuple[float, float], end: tuple[float,
         return 2.0 * max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
     to_end = [tiles(place, end) for place in places]
-    zero = np.zeros(len(cells), np.int64)
-    reached = {zero.tobytes()} if tiles(start, end) <= budget else set()
-    best: dict[tuple[int, bytes], float] = {}
-    queue = [(tiles(start, place), index, effect.tobytes())
-             for index, (place, effect) in enumerate(zip(places, effects, strict=True))
+    # onto the same plate again: off it and back, two tiles
+    steps = [[max(2.0, tiles(here, there)) for there in places] for here in places]
+    # a change as a number: bit i (two states) or the change's bytes (more), so the search
+    # does integer work per move rather than array work
+    if board.k == 2:
+        changes: list = [sum(1 << i for i, v in enumerate(effect) if v) for effect in effects]
+        zero: int | bytes = 0
+
+        def moved(delta, other: int):
+            return delta ^ changes[other]
+    else:
+        changes = [effect.tobytes() for effect in effects]
+        zero = np.zeros(len(cells), np.int64).tobytes()
+
+        def moved(delta, other: int):
+            return ((np.frombuffer(delta, np.int64) + effects[other]) % board.k).tobytes()
+
+    reached = {zero} if tiles(start, end) <= budget else set()
+    done: set[tuple[int, int | bytes]] = set()
+    queue = [(tiles(start, place), index, changes[index])
+             for index, place in enumerate(places)
              if tiles(start, place) + to_end[index] <= budget]
     heapq.heapify(queue)
     while queue:
         cost, index, delta = heapq.heappop(queue)
-        if (index, delta) in best:
+        if (index, delta) in done:
             continue
-        best[index, delta] = cost
+        done.add((index, delta))
         reached.add(delta)
-        here = np.frombuffer(delta, np.int64)
-        for other, place in enumerate(places):
-            # onto the same plate again: off it and back, two tiles
-            step = max(2.0, tiles(places[index], place))
+        for other, step in enumerate(steps[index]):
             if cost + step + to_end[other] <= budget:
-                after = ((here + effects[other]) % board.k).tobytes()
-                if (other, after) not in best:
+                after = moved(delta, other)
+                if (other, after) not in done:
                     heapq.heappush(queue, (cost + step, other, after))
+    if board.k == 2:
+        reached = {np.array([delta >> i & 1 for i in range(len(cells))], np.int64).tobytes()
+                   for delta in reached}
     found = frozenset(reached)
     if len(_WALKABLE) >= _STEP_DELTAS_KEPT * 16:
         _WALKABLE.clear()

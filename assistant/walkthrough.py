@@ -22,6 +22,7 @@ import sys
 from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -34,7 +35,10 @@ __all__ = [
     "DEFAULT_SCREENSHOT",
     "ENTRANCE",
     "EVENTS",
+    "PlannedFrame",
     "WalkFrame",
+    "draw_frame",
+    "walk_plan",
     "walk_through",
     "walk_through_sequences",
 ]
@@ -174,7 +178,52 @@ def _hidden(coverage: np.ndarray) -> tuple[int, ...]:
     return tuple(int(i) for i in np.flatnonzero(coverage > _HIDDEN_SHARE))
 
 
-def walk_through(
+def walk_through(start_board: str | None, seed: int, **options: Any) -> list[WalkFrame]:
+    """The frames of one session solving the room from ``start_board`` (random when None),
+    drawn: :func:`walk_plan` with the same arguments, each frame :func:`draw_frame`."""
+    return [draw_frame(planned) for planned in walk_plan(start_board, seed, **options)]
+
+
+@dataclass(frozen=True)
+class PlannedFrame:
+    """One frame of a session before it is drawn: the scene to render (its figures the
+    player then every team-mate, before :func:`draw_frame` leaves out those that would
+    hide too many plates) and the truth that needs no pixels. Planning a session makes
+    every random draw; drawing its frames makes none, so any one frame can be drawn
+    alone, the same as among all of them."""
+
+    params: SceneParams
+    player_tile: tuple[float, float]
+    player_plate: int | None
+    event: str
+    camera: Camera
+    step: int
+    time: float
+
+
+def draw_frame(planned: PlannedFrame) -> WalkFrame:
+    """The frame ``planned`` describes, rendered, with its truth."""
+    params = planned.params
+    player, *mates = params.figures
+    figures = _cap_hidden(planned.camera, params.frame_size, player, mates, params.ui)
+    scene = render_scene(replace(params, figures=figures))
+    return WalkFrame(
+        scene=scene,
+        room_board=scene.board,
+        screen_board=screen_board(scene),
+        player_tile=planned.player_tile,
+        player_plate=planned.player_plate,
+        hidden=_hidden(scene.coverage),
+        event=planned.event,
+        camera=planned.camera,
+        step=planned.step,
+        out_of_view=tuple(int(i) for i in np.flatnonzero(scene.plate_visible_fraction < 0.5)),
+        figures=figures,
+        time=planned.time,
+    )
+
+
+def walk_plan(
     start_board: str | None,
     seed: int,
     *,
@@ -192,8 +241,9 @@ def walk_through(
     capture_effects: bool = True,
     display_scale: float = 1.0,
     jpeg: bool = True,
-) -> list[WalkFrame]:
-    """The frames of one session solving the room from ``start_board`` (random when None).
+) -> list[PlannedFrame]:
+    """The frames of one session solving the room from ``start_board`` (random when None),
+    planned (:class:`PlannedFrame`; :func:`walk_through` draws them).
 
     ``source``: ``"synthetic"`` (the drawn room) or ``"screenshot"`` (the real top-down
     screenshot as the floor texture; ``screenshot`` is its path, default
@@ -284,7 +334,7 @@ def walk_through(
         taken.add(tile)
         mates.append(random_figure(rng, _to_grid(tile)))
 
-    frames: list[WalkFrame] = []
+    frames: list[PlannedFrame] = []
     state = {"cam": cam, "board": board, "step": -1, "time": 0.0}
     # the clock has its own draws, so the frames are the same whatever their times
     clock_rng = np.random.default_rng([seed, 20240611, 1])
@@ -331,7 +381,6 @@ def walk_through(
         c = replace(state["cam"], look_at=pos)
         state["cam"] = c
         body = replace(player, tile=pos, facing_deg=math.degrees(facing), stride=stride)
-        figures = _cap_hidden(c, frame_size, body, mates, ui)
         quality = int(draws.integers(70, 96)) if capture_effects and draws.random() < 0.3 \
             else None
         noise = noise_level if draws.random() < 0.3 else 0.0
@@ -340,7 +389,7 @@ def walk_through(
             board=state["board"].format(),
             frame_size=frame_size,
             camera=c,
-            figures=figures,
+            figures=(body, *mates),
             room_seed=room_seed,
             screenshot=shot,
             noise_sigma=noise,
@@ -348,21 +397,13 @@ def walk_through(
             display_scale=display_scale,
             ui=ui,
         )
-        scene = render_scene(params)
-        frames.append(WalkFrame(
-            scene=scene,
-            room_board=scene.board,
-            screen_board=screen_board(scene),
+        frames.append(PlannedFrame(
+            params=params,
             player_tile=pos,
             player_plate=plate,
-            hidden=_hidden(scene.coverage),
             event=event,
             camera=c,
             step=state["step"],
-            out_of_view=tuple(
-                int(i) for i in np.flatnonzero(scene.plate_visible_fraction < 0.5)
-            ),
-            figures=figures,
             time=float(state["time"]),
         ))
 

@@ -23,6 +23,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _QT_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.gui)
+    # the tests that take minutes (building the executable in CI) first: on several cores
+    # (make test) they then run beside the rest of the suite, not after it
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def shared_file(*parts: str) -> Path:

@@ -12,10 +12,10 @@ import os
 import cv2
 import numpy as np
 import pytest
+from walks import walk_through
 
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.solver import solve
-from assistant.walkthrough import walk_through
 
 START = toa_board("111/1#1/111").press(0, 0).press(2, 2).format()
 

@@ -9,6 +9,7 @@ import itertools
 import cv2
 import numpy as np
 import pytest
+from walks import walk_through
 
 from assistant.capture import Rect, WindowInfo
 from assistant.inference import turn_board, turn_side
@@ -31,7 +32,6 @@ from assistant.sequence import PictureSequence
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
 from assistant.vision.statue import STATUE_SIDES
-from assistant.walkthrough import walk_through
 
 GAME = WindowInfo("h", "RuneLite - Player", Rect(200, 150, 800, 600))
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import shared_file
+from walks import walk_through
 
 from assistant.commands.bench_walk import (
     between_raids,
@@ -21,7 +22,6 @@ from assistant.commands.bench_walk import (
     shortfall_reason,
 )
 from assistant.sequence import PictureSequence
-from assistant.walkthrough import walk_through
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -217,8 +217,9 @@ def test_four_diamonds_matched_loosely_are_no_rigid_placement() -> None:
     before the shift (an older view, a zoom since) still matches them within the
     follow's tolerance, loosely: no rigid placement, so the ring may hide three, and
     the frame is not read."""
+    from walks import walk_through
+
     from assistant.vision.geometry import GridGeometry
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 100_003 + 8, source="synthetic")
     reader = LiveReader()
@@ -504,7 +505,7 @@ def test_a_body_over_the_middle_tile_at_a_steep_camera_is_no_ninth_plate() -> No
     blob lies on his grey torso. The torso is more "purple" than the tan floor on two
     sides of the middle, which made it a ninth plate's frame; the ring's plates show
     theirs on all four sides, so a ninth plate would show three. The ring is found."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 9 * 100_003 + 1, source="synthetic", display_scale=1.25)[1]
     assert frame.hidden == (6,) and frame.camera.pitch_deg > 60
@@ -568,8 +569,9 @@ def test_a_diamond_hollowed_by_the_legs_over_it_is_not_whole() -> None:
     """From a steep camera (67°) the legs of the player standing on a plate cover the middle
     of its diamond and leave a U of gold of the right size, centred on the plate: not a
     whole diamond (the legs read as a lit plate); the plates nobody covers are whole."""
+    from walks import walk_through
+
     from assistant.vision.locate import whole_diamonds
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 0, source="synthetic", pitch_range=(55.0, 68.0))[6]
     assert frame.player_plate == 0 and frame.hidden == (0,)
@@ -659,7 +661,7 @@ def test_a_still_view_stays_read_when_a_search_of_it_cannot_tell_the_looks_apart
     plate set aside and every plate it reads showing its diamond in place, stands. (A
     steep session showed this with a team-mate covering a fourth plate until the reader
     sampled small diamonds from further inside.)"""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     walk = walk_through(None, 35, source="synthetic")
     assert [frame.event for frame in walk[5:8]] == ["stepped", "idle", "idle"]
@@ -732,7 +734,7 @@ def test_a_ring_on_six_diamonds_confirmed_by_the_shift_hides_a_fourth_plate() ->
     last view shifted: it is read, four hidden, every other plate right. (Session 5 at
     63° showed this until the reader sampled small diamonds from further inside: it now
     reads one of those plates, and a six-diamond ring may hide the three left.)"""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     walk = walk_through(None, 15, source="synthetic")
     assert walk[10].event == "stepped" and len(walk[10].figures) == 4
@@ -761,7 +763,7 @@ def test_a_placement_with_a_diamond_in_its_middle_is_no_rival() -> None:
     floor a row beyond the top middle plate. A shift one row up fits five diamonds too,
     the arrow among them, but puts the real top middle diamond in the ring's middle: it
     is no ring, so the real one is followed (three plates hidden) instead of nothing."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     walk = walk_through(None, 100_003 + 19, source="synthetic")
     assert_session_reads_right(walk[:30], hidden=3)
@@ -793,7 +795,7 @@ def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players(
     (frames 21 and 22). Plates within 0.1 of a plate (120 pixels) of theirs: the refit on
     five diamonds, one partly under the player, agrees with the last view moved within
     0.1 but places the bottom row, under the panel, a few pixels off."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     walk = walk_through(None, 100_003 + 8, source="synthetic")
     assert walk[21].event == "zoom"
@@ -816,8 +818,7 @@ def test_a_rigid_follow_hides_five_plates_under_the_chat_panel_a_statue_and_the_
     change), and the frames were blank with four allowed. The plate past the edge lies
     0.11 of a plate (15 pixels) from where the ring's far side puts it."""
     from conftest import shared_file
-
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     walk = walk_through(None, 9 * 100_003 + 32, source="screenshot",
                         screenshot=shared_file("toa", "room_topdown.png"))
@@ -839,8 +840,9 @@ def test_the_players_half_covered_diamond_does_not_bend_a_follow() -> None:
     lies where a fresh search puts it, and no neighbour of the player's plate is hidden
     for looking partly covered (a held-out walk-through, seed 2, session 30: the bent fit
     put the top row four to ten pixels up and hid the stepped plate's whole trio)."""
+    from walks import walk_through
+
     from assistant.vision.locate import _RING
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 2 * 100_003 + 30, source="synthetic")
     before, after = walk[4], walk[5]
@@ -867,9 +869,10 @@ def test_a_follow_chained_with_a_side_covered_keeps_its_unseen_places_on_the_pla
     follow moved the bent ring on: 6, then 15 pixels off on the unseen side (a held-out
     walk-through, seed 41, session 13: an undecided mark beside its plate). The moved
     ring is taken then, and the places stay on the plates frame after frame."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import _RING
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 41 * 100_003 + 13, source="synthetic",
                         display_scale=display_scale_of(13))
@@ -892,8 +895,9 @@ def test_a_camera_pitched_about_the_player_is_found_on_five_diamonds() -> None:
     search needs six: the frame and the next were blank. The live reader, which saw the
     ring a frame before, searches on five: every plate placed on its plate, every plate
     read right, the three others hidden."""
+    from walks import walk_through
+
     from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 3 * 100_003 + 15, source="synthetic")
     assert walk[6].event == "pitch"
@@ -911,9 +915,9 @@ def test_five_diamonds_on_a_lattice_sheared_onto_a_body_are_no_ring() -> None:
     frames about six places: that lattice is refused, and whatever is found lies on the
     plates."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 3 * 100_003 + 15, source="screenshot")[6]
@@ -929,8 +933,9 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
     search on five goes on: the frame is read, every plate on its plate and right, where
     a search on six at full resolution finds nothing (at half resolution, the last try on
     a frame this small, a body's gold merged with a diamond passes for a sixth)."""
+    from walks import walk_through
+
     from assistant.vision.locate import MIN_DIAMONDS, _locate_at, locate_ring
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 8, source="synthetic", pitch_range=(55.0, 68.0))
     assert walk[2].event == "turn"
@@ -954,7 +959,7 @@ def test_no_search_on_five_where_a_lattice_through_more_diamonds_was_turned_down
     (three frames judged wrong). A search on five is not taken where the picture holds a
     lattice through more diamonds: those frames are blank, and no reading is off the
     plates."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     walk = walk_through(None, 2 * 100_003 + 11, source="synthetic", pitch_range=(55.0, 68.0),
                         display_scale=1.5)
@@ -1014,10 +1019,10 @@ def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_f
     pass over the picture): the ring is placed on the plates, the three covered ones
     hidden, and the rest read right."""
     from conftest import shared_file
+    from walks import walk_through
 
     import assistant.vision.locate as locate
     from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 5 * 100_003 + 22, source="screenshot", display_scale=1.25,
@@ -1064,9 +1069,10 @@ def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() ->
     two more: four whole diamonds, and no search found the ring (the overlay was blank
     for eight frames). With thin strokes cut away, the ring is found on its plates, the
     two under people unmatched."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import _RING
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
                         display_scale=display_scale_of(33))
@@ -1088,8 +1094,9 @@ def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> 
     cut away, reads it: three plates hidden, every other plate right. (Session 1's turn at
     frame 21 showed it first; a search on five now reads that frame, its five diamonds
     relabelled as the ring with a side hidden.)"""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
                         display_scale=display_scale_of(33))

@@ -133,9 +133,10 @@ def test_on_walk_throughs_the_turn_told_is_always_the_true_one(source):
     compass snaps, zooms, pitches, team-mates about): a turn told is the true one. On the
     screenshot's floor, the real room's, most pairs are told, compass snaps among them;
     the drawn room's floor around the plates is even, and tells few."""
+    from walks import walk_through
+
     from assistant.live import MAX_HIDDEN_IN_SESSION
     from assistant.vision import read_frame
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file

@@ -124,8 +124,9 @@ def test_a_diamond_joined_to_a_team_mate_beside_it_still_places_the_ring():
     """Seen from a steep camera, a team-mate in brown beside a plate merges with its diamond
     in the gold mask (one blob, centred on neither); the diamond is the blob's bright part.
     Without it, the five other diamonds of this frame are too few to place the ring."""
+    from walks import walk_through
+
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 26, source="synthetic")[13]  # pitch 62, four people
     fit, why = locate_ring(frame.scene.frame)
@@ -140,9 +141,9 @@ def test_the_real_floor_s_tile_joints_do_not_make_the_floor_look_uneven():
     joints between floor tiles; read through a patch, the floor is even and the ring,
     found with all eight diamonds, is read right (four people stand about the room)."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 17, source="screenshot")[23]
@@ -155,9 +156,10 @@ def test_a_ring_fitted_to_six_diamonds_hides_no_fourth_plate():
     (0.01 spacings of error) whose two unseen places are off their plates. Read for a
     session, which may hide four, the reading abstains or places every plate it names
     on its plate: two unseen places and two more covered are not read on six."""
+    from walks import walk_through
+
     from assistant.vision.locate import locate_ring
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 100_004, source="synthetic")[21]
     fit, why = locate_ring(frame.scene.frame)
@@ -209,8 +211,9 @@ def test_the_far_diamonds_of_the_lowest_camera_are_found(session, index):
     """At 68° of pitch the far row's diamonds are seen along grazing rays, their boxes 3.3
     times as wide as high: still diamonds, not strokes. Without them these frames (the
     player on a plate, the camera just pitched down or turned) had too few."""
+    from walks import walk_through
+
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, session, source="synthetic", **STEEP)[index]
     assert frame.camera.pitch_deg == 68.0 and frame.player_plate is not None
@@ -227,7 +230,7 @@ def test_bodies_over_the_floor_between_the_plates_do_not_hide_the_ring():
     of the ring cover half the floor points the locator checks for an even floor; purple
     frames around seven or eight places still tell the ring from a textured background
     (the frame of a session before its first step: nothing read yet to follow)."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 23, source="synthetic", **STEEP)[0]
     assert frame.event == "start" and len(frame.figures) == 3
@@ -239,7 +242,7 @@ def test_a_grey_cape_over_a_plate_behind_a_body_is_not_the_plain_floor():
     """At 62° of pitch the player walking past the ring hides the plate behind the body
     with a grey cape, much the floor's colour. Placed on the seven other diamonds, the
     ring is the ring: that plate is hidden, not a sign of a lattice off the plates."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 18, source="synthetic", **STEEP)[4]
     assert frame.event == "walking" and frame.hidden == (3,)
@@ -253,8 +256,9 @@ def test_of_two_rings_through_six_diamonds_the_framed_one_is_taken(index):
     sheared through some of them fits about as well as the ring (scores 5.95 and 5.76).
     Its other places lie on the plain floor, without purple frames (one or two of eight
     framed, against five or seven for the ring): the ring is taken, not abstained on."""
+    from walks import walk_through
+
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 20, source="synthetic", **STEEP)[index]
     assert len(frame.figures) == 4
@@ -271,7 +275,7 @@ def test_small_plates_at_a_steep_camera_are_read_from_inside_their_diamonds(sess
     purple frame. Read with the fixed lattice these frames (three or four people on and
     around a ring 40-50 pixels a spacing) abstained: plates nobody stood on looked
     covered, or lit and unlit did not separate."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, session, source="synthetic", **STEEP)[index]
     assert frame.camera.pitch_deg >= 65.0 and len(frame.figures) >= 3
@@ -288,9 +292,9 @@ def test_gold_legs_over_all_but_a_diamond_s_edge_hide_the_plate(source, session,
     still keeps a pixel from the outline, its edge points see the lit diamond: the plate is
     hidden, never read (both frames read it unlit without the check)."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         shared_file("toa", "room_topdown.png")
@@ -308,7 +312,7 @@ def test_a_plate_hidden_for_doubt_leaves_the_others_decided():
     another, and the frame abstained with one plate too many hidden. The plates read
     with the doubted one keep their looks: where deciding again fails with no plate left
     to spare, the frame is read (at most four unread, every other plate right)."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 14, source="synthetic", **STEEP)[1]
     read, hidden = _no_plate_misread(frame)
@@ -336,9 +340,9 @@ def test_the_player_s_blob_beside_a_diamond_does_not_bend_the_fit():
     picture judged wrong on seed 3). The refit drops the point the others fit best
     without: every place lies on its plate."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 3 * 100_003 + 28, source="screenshot")[12]
@@ -354,7 +358,7 @@ def test_a_small_player_from_above_blending_with_his_plate_is_hidden_not_a_third
     feature lies midway between the unlit plates' and the lit ones', and the widest gap no
     longer cleared the spread test, so the frame was "Can't tell lit from unlit" for two
     frames. That plate is hidden, the seven others read right."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 6 * 100_003 + 8, source="synthetic")[21]
     assert frame.camera.pitch_deg == 0.0 and frame.player_plate is not None
@@ -384,9 +388,9 @@ def test_the_plate_behind_the_player_half_covered_alike_does_not_leave_the_looks
     frame was "Can't tell lit from unlit" (shown as the puzzle not in view): that plate
     is hidden and the others read right."""
     from test_vision_follow import assert_read_right, feed
+    from walks import walk_through
 
     from assistant.live import LiveReader
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 10 * 100_003 + 39, source="synthetic", pitch_range=(55.0, 68.0))
     frame = walk[16]
@@ -424,8 +428,9 @@ def test_a_cloak_over_the_whole_of_a_tiny_plate_is_hidden_not_a_third_look():
     cloak covers the whole of a lit plate evenly: its feature lies far below the unlit
     plates', the darker look spread too wide for the gap, and the frame was "Can't tell
     lit from unlit". That plate is set aside; no plate is misread and six are read."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 5 * 100_003 + 31, source="synthetic",
                          display_scale=display_scale_of(31), pitch_range=(55.0, 68.0))[13]
@@ -441,8 +446,9 @@ def test_of_two_rings_through_six_diamonds_the_tight_fit_is_taken(session, index
     eight), so the first frames abstained ("two puzzle-like patterns"). The ring fits its
     six diamonds to 0.003 spacings RMS, the sheared lattice to 0.023-0.031: the ring is
     taken, every place on its plate."""
+    from walks import walk_through
+
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, session, source="synthetic")[index]
     assert frame.event in ("start", "idle") and len(frame.hidden) == 2
@@ -475,7 +481,7 @@ def test_a_grey_cape_over_a_framed_place_of_six_diamonds_is_not_the_plain_floor(
     looks like the floor, so the frame was taken for a lattice off the plates ("not in
     view") for two frames. All eight places show purple frames about them, which the
     plain floor between plates does not: the plates are read, three hidden."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 3 * 100_003 + 25, source="synthetic")[11]
     assert frame.camera.pitch_deg > 67.0 and frame.player_plate is not None
@@ -490,8 +496,9 @@ def test_a_far_plate_all_but_covered_by_two_coats_is_never_read(source):
     with a dark coat alike, and the feature landed on the lit look (confidence 0.78): the
     one wrong single picture of that seed, in both sources. The plate is darker than any
     plate of its look: it is hidden, in a single picture and in a session's reading."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file
@@ -595,9 +602,9 @@ def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():
     the diamond read lit (chroma of a lit plate, 0.07 darker than the unlit ones). The
     plate is hidden; every other plate is read right."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 43 * 100_003 + 32, source="screenshot",
@@ -613,9 +620,9 @@ def test_a_lattice_sheared_off_an_exact_ring_the_floor_checks_turned_down_is_not
     sheared through five of its plates and a team-mate's gold (a loose fit) passed, and
     a plate was read where none is. The picture abstains instead."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 44 * 100_003 + 7, source="screenshot",
@@ -643,8 +650,9 @@ def test_gold_legs_a_shade_darker_than_the_plates_of_their_look_are_never_read(
     plate is hidden; no plate is read wrong. (Frame 2 abstained until the ring bent by
     the trousers' blob gave way to the ring the seven other diamonds fit exactly:
     read there, the legs' plate and the one beside it are hidden and the rest right.)"""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file
@@ -667,7 +675,7 @@ def test_a_team_mate_s_gold_torso_over_a_lit_plate_is_not_read_unlit(source):
     others, measured in the thirtieth session). It is hidden, or (on the drawn room,
     where two plates are hidden already and the edge of a third is doubted too) the
     picture abstains; no plate is read wrong."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 14 * 100_003 + 2, source=source, display_scale=1.5)[5]
     result, reading = verdicts(frame.scene)
@@ -686,8 +694,9 @@ def test_a_coat_over_all_of_a_lit_diamond_but_its_rim_is_never_read(source):
     hue, were the one plate of the unlit look (confidence 0.88), the one wrong single
     picture of that seed's screenshot rooms. Alone in its look, the plate is compared with
     the other look, 0.93 darker (the two looks differ by 0.13): it is hidden."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file
@@ -706,8 +715,9 @@ def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_rea
     takes the blend for a diamond, and the plate was the one unlit plate (confidence
     0.96), the one wrong single picture of the first sweep with scaling. It is 0.44
     darker than the lit look (the looks differ by 0.13): it is hidden."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 35, source="synthetic", display_scale=scale)[20]
     assert frame.player_plate is not None and frame.screen_board == "111/1#1/111"
@@ -722,8 +732,9 @@ def test_orange_legs_over_a_lit_diamond_off_the_plates_hue_are_never_read(source
     threshold, 0.20 darker than the lit look: under the darkness checks), the one wrong
     single picture of both room sources. Lit and unlit diamonds share their hue (4.5° at
     most apart, measured); the legs are 7.1° off it: the plate is hidden."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file
@@ -745,9 +756,9 @@ def test_legs_darker_than_an_unlit_plate_and_off_its_hue_are_never_read():
     at most 0.16 for a lone unlit plate read right) and off the hue by more than 3.5° at
     once, it is hidden."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 27 * 100_003 + 29, source="screenshot",
@@ -763,8 +774,9 @@ def test_gold_trousers_over_a_lit_plate_with_two_plates_hidden_already_are_never
     shows the lit diamond. The edge was only checked while a plate could still be
     hidden; with two hidden already it was not, and the picture was read wrong. Now the
     doubt of the edge makes the picture abstain."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 35 * 100_003 + 11, source="synthetic",
                         display_scale=display_scale_of(11))
@@ -779,8 +791,9 @@ def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
     near sides; stretched by 125% display scaling it blurs into the floor there, and
     seven plates no longer showed purple on three sides: the ring was not found. As on
     an even floor, two sides count when all but two plates show three."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 2 * 100_003 + 31, source="synthetic", display_scale=1.25)
     assert walk[0].camera.pitch_deg > 65
@@ -794,10 +807,11 @@ def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_
     shows purple and the ring was turned down. Where the band is too thin to show its
     colour, eight diamonds on an exact ring over an even floor are taken without it; a
     view whose band shows (top-down, 63 pixels a plate) still needs its frames."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
     from assistant.scene import Camera
     from assistant.vision.locate import _frames_too_thin
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 2 * 100_003 + 11, source="synthetic", display_scale=1.5,
                          **STEEP)[4]
@@ -816,9 +830,10 @@ def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_sh
     into the floor, and the ring through them was turned down for want of purple (the
     rule for thin frames took eight diamonds only). Six on an exact ring over an even
     floor are what a search trusts anyway; the picture is read with those two hidden."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
     from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 1, source="synthetic", display_scale=1.25, **STEEP)[21]
     assert frame.hidden == (1, 6) and frame.camera.pitch_deg > 65
@@ -839,9 +854,10 @@ def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypat
     with that much frame are the ring, even where the band counts as thick enough to
     show (this one is 2.7 pixels deep across its sides, thin: taken either way); the first
     frame of the session was blank."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
     from assistant.vision import locate
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 2 * 100_003 + 29, source="synthetic", display_scale=1.5,
                          **STEEP)[0]
@@ -864,9 +880,10 @@ def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
     only. The band's depth was measured along the floor's axes, three pixels, and counted
     as showing; across the sides, as it shows, it is two and a half: too thin to show its
     colour, and the ring is taken (the live loop was blank for the frame)."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
     from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 62 * 100_003 + 34, source="synthetic", display_scale=1.25,
                          **STEEP)[6]
@@ -886,6 +903,8 @@ def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
     ring exactly and their frames show purple on the two other sides at seven places:
     the ring is taken (the live loop was blank for the session's first five frames),
     and nothing read is wrong."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
     from assistant.vision.locate import (
         _floor_is_even,
@@ -893,7 +912,6 @@ def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
         _frames_too_thin,
         locate_ring,
     )
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 14 * 100_003 + 29, source="synthetic", display_scale=1.5,
                          **STEEP)[0]
@@ -913,8 +931,9 @@ def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_re
     read unlit from the two (confidence 0.75), the one wrong single picture of the seed.
     A sector past the middle is something over the plate, not noise about its look: the
     plate is hidden, and every plate read is right."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_picture
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 7 * 100_003 + 20, source="synthetic", display_scale=1.5)[8]
     assert frame.hidden == (3, 5)
@@ -943,10 +962,10 @@ def test_a_plate_uneven_in_brightness_through_jpeg_is_not_read_from_the_rest():
     spread every plain plate's sectors as far as his. His clothes and dark head leave the
     sectors' brightness 24% apart; the plate is hidden, and every plate read is right."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of, judge_picture
     from assistant.vision.appearance import _uneven_brightness
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 64 * 100_003 + 1, source="screenshot",
@@ -992,10 +1011,10 @@ def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():
     undecided: the one wrong frame pair of that run. Every place a reading gives must lie
     on its plate; here the reading abstains."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 12 * 100_003 + 1, source="screenshot",
@@ -1017,7 +1036,7 @@ def test_a_body_s_blob_beside_a_corner_plate_is_left_out_of_the_fit():
     that one), bent the corner's neighbours off their diamonds, and the frame went blank.
     Left out, the ring is placed on the seven diamonds: the corner is hidden, the rest
     read right."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 9 * 100_003 + 16, source="synthetic", display_scale=1.25)[1]
     result, reading = verdicts(frame.scene)
@@ -1038,9 +1057,9 @@ def test_a_corner_and_both_its_neighbours_hidden_are_placed_by_the_others_alone(
     places were hidden. Fitted without that blob, the corner shows its diamond and is
     read, and only its two neighbours are hidden.)"""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 2 * 100_003 + 1, source="screenshot",
@@ -1067,8 +1086,9 @@ def test_a_corner_beyond_a_covered_neighbour_is_placed_by_the_five_diamonds_read
     frame 11, the six blobs fitted to 0.013; the overlay's marks missed their plates) and
     7 pixels (its drawn session 33, frame 10, 0.007). The ring the five clean diamonds
     place alone puts every plate within 2 pixels of its own."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file
@@ -1113,7 +1133,7 @@ def test_gold_boots_over_all_of_a_lone_lit_plate_s_middle_are_not_read_unlit(ind
     0.74 to 0.77: nothing but its brightness, 0.32 below the lit plates' where an unlit
     diamond is 0.13 below, told it was no plate at all. It is hidden; no plate is read
     wrong."""
-    from assistant.walkthrough import walk_through
+    from walks import walk_through
 
     frame = walk_through(None, 7 * 100_003 + 17, source="synthetic", display_scale=1.5,
                          **STEEP)[index]
@@ -1132,9 +1152,10 @@ def test_a_side_under_the_chat_panel_is_hidden_the_five_others_read(seed, sessio
     session's loop shows only marks that no state of the row could make wrong; a single
     picture (at most two hidden) still abstains. These frames were blank until the
     player's first step."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of, judge_state
     from assistant.sequence import PictureSequence
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, seed * 100_003 + session, source="synthetic",
                         display_scale=display_scale_of(session))
@@ -1156,9 +1177,10 @@ def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
     plates between its places)."""
     from dataclasses import replace
 
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision import locate
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 21 * 100_003 + 34, source="synthetic",
                          display_scale=display_scale_of(34))[0].scene.frame
@@ -1231,10 +1253,10 @@ def test_the_player_on_the_plate_just_stepped_on_darkening_it_is_not_read_unlit(
     solved the room, and his plate read unlit among six lit ones; the next frame marked
     plates to step on in a solved room. No frame of the session is wrong now."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of, judge_state
     from assistant.sequence import PictureSequence
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 16 * 100_003 + 11, source="screenshot",
@@ -1268,10 +1290,10 @@ def test_a_corner_the_five_diamonds_place_unsteadily_is_not_placed(seed, session
     last search, thin strokes cut), which those five had put right, is as unsteady. Each
     frame is left blank."""
     from conftest import shared_file
+    from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
-    from assistant.walkthrough import walk_through
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, seed * 100_003 + session, source="screenshot",
@@ -1291,8 +1313,9 @@ def test_two_opposite_corners_covered_at_a_steep_camera_place_the_ring_by_its_fr
     purple frames lie where the ring puts them (four to six of the six) and not where a
     sheared ring does (none or one): the ring is read, the two corners hidden (and on
     steep seed 11 a third plate, doubted), every other plate right."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, seed * 100_003 + session, source=source,
                          display_scale=display_scale_of(session),
@@ -1307,11 +1330,12 @@ def test_a_sheared_ring_through_six_diamonds_is_never_taken_for_the_ring():
     the sheared ring's shear, framed on its plates, and the reading abstains."""
     from dataclasses import replace
 
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.geometry import GridGeometry
     from assistant.vision.locate import MAX_ROLL_SKEW, RING_CELLS, locate_ring, roll_skew
     from assistant.vision.reader import _SHEARS, _another_ring_fits
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 24 * 100_003 + 20, source="synthetic",
                          display_scale=display_scale_of(20),
@@ -1336,9 +1360,10 @@ def test_five_diamonds_a_body_leaves_of_a_side_are_tried_as_the_ring_as_well(sou
     exactly a ring half as wide, which the fit labelled them on and the frames turned
     down, and the ring itself was never tried: "not in view". Relabelled, the five place
     the ring, every place on its plate, the side hidden."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 14 * 100_003 + 7, source=source,
                          display_scale=display_scale_of(7), pitch_range=(55.0, 68.0))[22]
@@ -1380,10 +1405,11 @@ def test_a_loose_fit_through_a_body_s_blob_gives_way_to_the_five_diamonds_read_w
     and the frame abstained as not in view. A search on five places the same ring exactly
     (0.002-0.003): every plate it reads is right, and it is read (at most three unread)
     or, where plates in plain view do not tell their looks, found but too unread to say."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import EXACT_RING_FIT, locate_ring
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, seed * 100_003 + session, source=source,
                          display_scale=display_scale_of(session),
@@ -1404,11 +1430,12 @@ def test_a_five_diamond_ring_off_the_loose_fit_s_own_is_not_taken(monkeypatch):
     own ring: moved by half a spacing (another lattice through other blobs), it is not."""
     from dataclasses import replace
 
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision import reader
     from assistant.vision.geometry import GridGeometry
     from assistant.vision.locate import locate_ring
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 18 * 100_003 + 14, source="synthetic",
                          display_scale=display_scale_of(14),
@@ -1433,9 +1460,10 @@ def test_a_gold_belt_merged_with_a_diamond_never_bends_the_ring_into_a_wrong_pla
     bound, and the plate, read beside itself, took the belt for an unlit diamond. The five
     other diamonds place it on its plate, where it shows covered: it is hidden with the
     session's budget, and a single picture (two hidden already) abstains."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of, judge_picture
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
-    from assistant.walkthrough import walk_through
 
     if source == "screenshot":
         from conftest import shared_file
@@ -1461,8 +1489,9 @@ def test_a_pulled_blob_read_alike_at_the_others_ring_leaves_no_place_bent():
     other diamonds place too, so the bent reading stood, and its hidden places missed
     their plates: a wrong single picture. The reading is now made at the others' ring,
     where every place lies on its plate."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import display_scale_of, judge_picture
-    from assistant.walkthrough import walk_through
 
     frame = walk_through(None, 60 * 100_003 + 37, source="synthetic",
                          display_scale=display_scale_of(37), pitch_range=(55.0, 68.0))[18]
@@ -1483,10 +1512,11 @@ def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
     size; at half resolution the same ring fits to 0.7%. A frame too small to be searched
     at half resolution first is searched there when full resolution finds nothing: the
     session's first seconds were blank."""
+    from walks import walk_through
+
     from assistant.commands.bench_walk import judge_state
     from assistant.sequence import PictureSequence
     from assistant.vision.locate import MIN_DIAMONDS, _locate_at, locate_ring
-    from assistant.walkthrough import walk_through
 
     walk = walk_through(None, 62 * 100_003 + 35, source="synthetic", display_scale=1.5,
                         **STEEP)

@@ -4,13 +4,21 @@ the same frames from the same seed, and the real screenshot as a floor the reade
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.solver import solve
-from assistant.walkthrough import EVENTS, MAX_HIDDEN, walk_through, walk_through_sequences
+from assistant.walkthrough import (
+    EVENTS,
+    MAX_HIDDEN,
+    draw_frame,
+    walk_plan,
+    walk_through,
+    walk_through_sequences,
+)
 from tests.conftest import shared_file
 
 SMALL = {"frame_size": (400, 300), "frames_per_stand": 1, "walking_frames": 1}
@@ -73,10 +81,11 @@ def test_the_player_hides_its_plate_from_above_and_at_most_two_plates_hide():
 
 def test_a_snap_of_the_camera_lands_it_along_the_rooms_axes():
     """The game's compass turns the camera in one frame only to look North, East, South
-    or West; every other turn is a smooth one of less than 45 degrees."""
+    or West; every other turn is a smooth one of less than 45 degrees (the cameras and
+    events of the sessions' plans: a frame's drawing changes neither)."""
     snaps = 0
     for seed in range(8):
-        walk = walk_through(None, seed, source="synthetic")
+        walk = walk_plan(None, seed, source="synthetic")
         for before, frame in itertools.pairwise(walk):
             turned = abs((frame.camera.yaw_deg - before.camera.yaw_deg + 180) % 360 - 180)
             if turned >= 45:
@@ -103,6 +112,33 @@ def test_same_seed_same_session():
         (f.room_board, f.hidden, f.event) for f in first]
     assert scaled[0].scene.params.display_scale == 1.5
     assert not np.array_equal(scaled[0].scene.frame, first[0].scene.frame)
+
+
+@pytest.mark.parametrize("options", [
+    {"teammates": (2, 3), **SMALL},
+    {"approach_frame": True, "start_on_plate": True, "display_scale": 1.25, **SMALL},
+], ids=["plain", "approach frames, on a plate, scaled"])
+def test_a_frame_drawn_alone_is_the_frame_drawn_with_the_session(options):
+    """Planning a session makes every random draw, so one frame drawn by itself (as the
+    tests' shared sessions draw them, tests/walks.py) is the frame of the whole session:
+    the same pixels and the same truth, and so is every frame through tests/walks.py."""
+    import walks
+
+    whole = walk_through(None, 31, **options)
+    plan = walk_plan(None, 31, **options)
+    shared = walks.walk_through(None, 31, **options)
+    assert len(plan) == len(whole) == len(shared)
+    for index in (len(whole) - 1, len(whole) // 2):  # drawn alone, the latest first
+        for alone in (draw_frame(plan[index]), shared[index]):
+            assert np.array_equal(alone.scene.frame, whole[index].scene.frame)
+            assert alone == replace(whole[index], scene=alone.scene)
+    for drawn, frame in zip(shared, whole, strict=True):
+        assert np.array_equal(drawn.scene.frame, frame.scene.frame)
+        assert drawn.scene.params == frame.scene.params
+        assert drawn == replace(frame, scene=drawn.scene)
+    assert shared[-1] is shared[len(shared) - 1] and shared[2:4] == [shared[2], shared[3]]
+    with pytest.raises(ValueError, match="read-only"):
+        shared[0].scene.frame[0, 0] = 0
 
 
 def test_raw_grabs_are_the_same_session_without_jpeg():

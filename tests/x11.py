@@ -8,6 +8,7 @@ they fail: CI installs them (scripts/debian-packages*.txt).
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -30,16 +31,6 @@ def require_programs() -> None:
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
-
-
-def _free_display() -> int:
-    for number in range(71, 200):
-        if (
-            not Path(f"/tmp/.X{number}-lock").exists()
-            and not Path(f"/tmp/.X11-unix/X{number}").exists()
-        ):
-            return number
-    raise RuntimeError("no free X display number")
 
 
 @dataclass
@@ -110,23 +101,42 @@ class XServer:
         return outputs
 
 
+def _read_display_number(ready: int, xvfb: subprocess.Popen, timeout: float) -> int:
+    """The display number Xvfb writes to ``ready`` (a line) once it is up."""
+    deadline = time.monotonic() + timeout
+    text = b""
+    while not text.endswith(b"\n"):
+        left = deadline - time.monotonic()
+        if left <= 0 or xvfb.poll() is not None:
+            raise RuntimeError("Xvfb did not start")
+        if select.select([ready], [], [], min(left, 0.1))[0]:
+            chunk = os.read(ready, 32)
+            if not chunk:
+                raise RuntimeError("Xvfb did not start")
+            text += chunk
+    return int(text)
+
+
 def start_x_server(width: int = 2000, height: int = 1400) -> tuple[XServer, list[subprocess.Popen]]:
     require_programs()
-    number = _free_display()
-    display = f":{number}"
+    # Xvfb picks a free display itself and writes its number once it accepts connections
+    # (-displayfd): two test processes (pytest -n) or two checkouts never race for one.
+    ready, announce = os.pipe()
     base = [
         subprocess.Popen(
-            ["Xvfb", display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+            ["Xvfb", "-displayfd", str(announce), "-screen", "0", f"{width}x{height}x24",
+             "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            pass_fds=(announce,),
         ),
     ]
-    server = XServer(display, width, height)
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        if time.monotonic() > deadline or base[0].poll() is not None:
-            raise RuntimeError("Xvfb did not start")
-        time.sleep(0.05)
+    os.close(announce)
+    try:
+        number = _read_display_number(ready, base[0], timeout=10)
+    finally:
+        os.close(ready)
+    server = XServer(f":{number}", width, height)
     env = server.env
     base.append(
         subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
