@@ -99,8 +99,7 @@ def plate_at(scene, point: tuple[float, float]) -> int | None:
     Why on the floor: at a steep camera the plates are three times closer on screen from
     front to back than across, and a distance in pixels against the shortest spacing
     counted a mark well inside a plate's diamond (0.14 of a spacing off across the
-    screen) as off every plate (held-out steep seed 70, screenshot rooms, session 38,
-    frame 24, at 68 degrees)."""
+    screen) as off every plate (at 68 degrees)."""
     floor = GridGeometry(3, 3, scene.homography).to_grid(np.array([point]))[0]
     distance = np.hypot(*(_PLATES_ON_FLOOR - floor).T)
     index = int(np.argmin(distance))
@@ -417,8 +416,8 @@ def missed_frame(session: int, index: int, frame: WalkFrame, why: str) -> dict:
     out of view (under a client panel, past the picture's edge), as room plate numbers.
 
     Why: the tally by what the loop said does not tell a session's first frames from
-    the frames after a step, which need different work; every session looked into had
-    its frames replayed by hand to find out."""
+    the frames after a step, which need different work, and without the frame a missed
+    moment must be found by replaying every session."""
     return {"session": session, "frame": index, "event": frame.event,
             "before_first_step": frame.step < 0, "player_plate": frame.player_plate,
             "hidden": list(frame.hidden), "out_of_view": list(frame.out_of_view),
