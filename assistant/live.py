@@ -132,8 +132,8 @@ PINNED_RING_MOVE = 0.3
 PINNED_SHARE = 0.1
 #: ... and after a step, for a plate a body may hide from behind (another hidden plate
 #: just below it): the player stands on a plate's middle, any other plate moves by a third
-#: of the farthest one's move or more, so a zoom of a few percent tells (seed 9, session
-#: 9: the ring 0.21 of a spacing, the player's plate 0.00)
+#: of the farthest one's move or more, so a zoom of a few percent tells (a zoom of a few
+#: percent moved the ring 0.21 of a spacing and the player's plate 0.00)
 PINNED_RING_MOVE_AFTER_A_STEP = 0.1
 PINNED_SHARE_AFTER_A_STEP = 0.2
 #: A turn or zoom's pivot (assistant.camera_pivot) is where the player stands only on a
@@ -1214,7 +1214,7 @@ class LiveLoop:
 
         Why: a player in olive-gold trousers, centred on a lit plate, left a blob of a
         diamond's size and place that read *unlit*; the history then explained the next
-        turn with that board, and the marks were wrong (a held-out walk-through on the
+        turn with that board, and the marks were wrong (a walk-through on the
         screenshot's floor). The step onto the plate tells its state anyway."""
         return _with_plate_hidden_at(reading, self._player_point(reading, view, area, offset))
 
@@ -1236,8 +1236,8 @@ class LiveLoop:
         counts half, and a place the ring turned or zoomed about (:meth:`_pinned`) one
         view more: the plate behind the player's, which the body hides at the same place
         on the window after every step, gathers views as fast as the player's does and
-        lay nearer the middle (held-out steep seed 61, session 35: it took the spot from
-        the pinned one, and a step onto a plate out of its reach was not told).
+        lay nearer the middle (at a steep camera it took the spot from the pinned one,
+        and a step onto a plate out of its reach was not told).
         Computed again only when a sample is added."""
         self._forget_spot_of_another_size(area)
         if not self._spot_samples or self._spot_cache is not None:
@@ -1309,8 +1309,8 @@ class LiveLoop:
             # two hidden plates kept put through a move of the camera: only a pitch does
             # that (about the floor's line through the player, a team-mate's plate beside
             # his on it), and it singles out neither; the view goes on as the one before
-            # (steep seed 29, session 3: a team-mate's plate beside the player's, both
-            # sampled again after a pitch, was trusted as the spot in two views)
+            # (without this, at a steep camera a team-mate's plate beside the player's,
+            # both sampled again after a pitch, was trusted as the spot in two views)
             self._camera_views -= 1
         view_number = self._camera_views
         for here, spacing, cell in still_plates:
@@ -1322,13 +1322,13 @@ class LiveLoop:
             # body (another hidden plate just below it on the window) may be another
             # plate each view: a quarter turn about the player's corner plate lays one
             # neighbour where the other was, both hidden behind the body at a steep
-            # camera (steep seed 64, session 32: that place, trusted as the spot after the
-            # turn, left the next step out of its reach; the player's own plate, placed
+            # camera (that place, trusted as the spot after the turn, left the next step
+            # out of its reach; the player's own plate, placed
             # 3 px apart in the two views, did not count as still). On the floor a
             # quarter turn cannot tell them apart: the ring looks the same turned by any
             # quarter, and either plate stays put under one of them. Such a plate pins
-            # the spot only when the floor tells (a zoom, a turn the labels follow: seed
-            # 9, session 9, the player's plate above a team-mate's), as before a step
+            # the spot only when the floor tells (a zoom, a turn the labels follow: the
+            # player's plate above a team-mate's on the screen), as before a step
             kept_put = len(still_plates) == 1 and self._view_shift is not None \
                 and self._view_shift > max(4.0, 0.1 * spacing) \
                 and not self._keeps_its_row(here, spacing)
@@ -1439,9 +1439,9 @@ class LiveLoop:
         either side of ``here`` put too. A camera pitching about the player turns the view
         about the floor's line through the player, across the screen: a team-mate's plate
         on that line, beside the player's at the same height, stays put through the pitch
-        as the player's does, so such a sample does not single out the player (steep seed
-        20, session 30: a team-mate's plate, sampled at a pitch, was trusted as the spot,
-        and the session told again from it showed a wrong answer). A turn or a zoom about
+        as the player's does, so such a sample does not single out the player (without
+        this, a team-mate's plate sampled at a pitch was trusted as the spot, and the steps
+        told again from it showed a wrong answer). A turn or a zoom about
         the player keeps no other place put."""
         if self._corners_before is None or self._last_corners is None:
             return False
@@ -1588,8 +1588,8 @@ def _behind_a_body(samples: np.ndarray) -> np.ndarray:
     player hides the plates behind them as well as their own, and those stay put too
     while the player stands. The player's own plate is the lowest of such a column; a
     plate behind it, counted as a whole view of the spot, won a tie of views and moved the
-    spot a plate up the screen (steep seed 11's drawn rooms, session 22), and the history
-    then restarted at the next step."""
+    spot a plate up the screen at a steep camera, and the history then restarted at the
+    next step."""
     points, view, near = samples[:, :2], samples[:, 2], samples[:, 3]
     spacing = near / SPOT_NEAR_SPACINGS
     # [i, j]: sample j lies just below sample i, in the same view

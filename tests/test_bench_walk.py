@@ -128,3 +128,50 @@ def test_thinned_keeps_every_kth_walking_frame_and_every_standing_one():
     assert [i for i, _ in thinned(walk, 3)] == sorted([*standing, 4])
     assert [i for i, _ in thinned(walk, 0)] == standing
     assert all(frame is walk[i] for i, frame in thinned(walk, 2))
+
+
+def _walked(right: int, judged: int, shortfall: dict[str, int]) -> dict:
+    """One stride of a merged result, as much of it as the results file reads."""
+    return {"fully_right": {"right": right, "judged": judged}, "shortfall": shortfall}
+
+
+def test_results_are_appended_one_row_per_source_and_stride_under_one_header(tmp_path):
+    """--record-results keeps the benchmark's history as data: each run adds its rows,
+    the header is written once."""
+    import csv
+
+    from assistant.commands.bench_walk import RESULTS_COLUMNS, record_results, results_rows
+
+    results = {"synthetic": {"strides": {
+        "1": _walked(90, 100, {"uncertain: two ways": 6, "blank: no ring": 3, "wrong": 1}),
+        "3": _walked(0, 0, {})}},
+        "screenshot": {"strides": {"1": _walked(49, 50, {"uncertain: two ways": 1}),
+                                   "3": _walked(20, 25, {"blank: no ring": 5})}}}
+    path = tmp_path / "results.csv"
+    for commit in ("abc1234", "def5678"):
+        record_results(path, results_rows(results, date="2026-12-07", commit=commit,
+                                          options="--steep", seed=3, sessions=40))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == ",".join(RESULTS_COLUMNS) and len(lines) == 1 + 2 * 4
+    rows = list(csv.DictReader(lines))
+    assert [(r["commit"], r["source"], r["stride"]) for r in rows[:4]] == [
+        ("abc1234", "synthetic", "1"), ("abc1234", "synthetic", "3"),
+        ("abc1234", "screenshot", "1"), ("abc1234", "screenshot", "3")]
+    first = rows[0]
+    assert (first["date"], first["options"], first["seed"], first["sessions"]) == \
+        ("2026-12-07", "--steep", "3", "40")
+    assert (first["judged"], first["fully_right_pct"], first["uncertain"], first["blank"],
+            first["wrong"]) == ("100", "90.0", "6", "3", "1")
+    assert rows[1]["fully_right_pct"] == "" and rows[1]["judged"] == "0"
+    assert rows[3]["fully_right_pct"] == "80.0" and rows[3]["blank"] == "5"
+    assert rows[4]["commit"] == "def5678"
+
+
+def test_a_results_file_with_other_columns_is_left_alone_with_one_sentence(tmp_path, cli):
+    path = tmp_path / "notes.csv"
+    path.write_text("name,value\nkept,1\n", encoding="utf-8")
+    code, out, err = cli("bench-walk", "--sessions", "1", "--record-results", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("toa-assistant: ") and "not a bench-walk results file" in err
+    assert len(err.strip().splitlines()) == 1
+    assert path.read_text(encoding="utf-8") == "name,value\nkept,1\n"

@@ -909,7 +909,7 @@ def test_a_step_a_moment_ago_was_onto_a_plate_the_player_now_covers() -> None:
     boards x a plate hidden before the step and read after it x each plate stepped on
     with the stepper and a ring neighbour (the plate behind him at a steep camera)
     hidden: a step onto a plate read in the frame used to explain many of these as well
-    as the true step (steep seed 30, session 34: four frames undecided); now it explains
+    as the true step (at a steep camera, four frames undecided); now it explains
     only what no step onto a covered plate does. The truth is always kept and a certain
     board is the true one."""
     undecided = total = 0

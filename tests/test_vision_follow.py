@@ -211,7 +211,7 @@ def test_a_ring_followed_from_four_diamonds_hides_four_only_when_rigid(
 
 
 def test_four_diamonds_matched_loosely_are_no_rigid_placement() -> None:
-    """A walk-through (seed 1, session 8): after a step, four diamonds are left (the
+    """A walk-through frame: after a step, four diamonds are left (the
     bottom row under the chat panel, the player on a fourth). The last view shifted
     matches them to 0.01 of a plate: rigid, four hidden. The same view zoomed by 5%
     before the shift (an older view, a zoom since) still matches them within the
@@ -440,8 +440,8 @@ def test_a_figure_in_gold_crossing_the_middle_tile_is_followed_through(
 ) -> None:
     """The same for the follow: a diamond-sized gold blob in the middle of the moved ring
     without a plate's frame is a figure crossing it, and the ring is followed (a
-    walk-through on the screenshot's floor, seed 2, session 31: the player in orange
-    walking over the middle tile left that frame blank)."""
+    walk-through on the screenshot's floor: the player in orange walking over the middle
+    tile left that frame blank)."""
     before = room((1.0, 2.6), yaw=yaw, pitch=pitch, spacing=85)
     first = read_frame(before.frame)
     assert not first.abstain
@@ -500,7 +500,7 @@ def test_a_ninth_plate_in_the_middle_is_still_not_the_ring(
 
 
 def test_a_body_over_the_middle_tile_at_a_steep_camera_is_no_ninth_plate() -> None:
-    """At 62°, stretched by 125% display scaling (seed 9, session 1, frame 1), the player
+    """At 62°, stretched by 125% display scaling, the player
     on the near middle plate reaches up over the middle tile, where a diamond-sized gold
     blob lies on his grey torso. The torso is more "purple" than the tan floor on two
     sides of the middle, which made it a ninth plate's frame; the ring's plates show
@@ -758,7 +758,7 @@ def test_a_ring_on_six_diamonds_confirmed_by_the_shift_hides_a_fourth_plate() ->
 
 
 def test_a_placement_with_a_diamond_in_its_middle_is_no_rival() -> None:
-    """A walk-through (seed 1, session 19, pitch 13°): the player walks off the ring past
+    """A walk-through frame at 13° of pitch: the player walks off the ring past
     the top row, the bottom row is under the chat panel, and the click arrow lies on the
     floor a row beyond the top middle plate. A shift one row up fits five diamonds too,
     the arrow among them, but puts the real top middle diamond in the ring's middle: it
@@ -771,8 +771,8 @@ def test_a_placement_with_a_diamond_in_its_middle_is_no_rival() -> None:
 
 def test_gold_without_a_plate_s_frame_in_a_middle_keeps_that_placement_a_rival() -> None:
     """Two shifts a column apart match six diamonds each: the true ring, a figure's gold on
-    its middle tile, and one a column off through gold beyond the ring (held-out steep
-    seed 59, session 29: the player's face and belt, the statue's beam). Unframed gold in
+    its middle tile, and one a column off through gold beyond the ring (at 55°: the
+    player's face and belt, the statue's beam). Unframed gold in
     the middle is no plate, so the true ring stays a rival and neither is followed; a
     plate's diamond in the middle (framed) still rules its placement out, and the other
     is followed."""
@@ -788,7 +788,7 @@ def test_gold_without_a_plate_s_frame_in_a_middle_keeps_that_placement_a_rival()
 
 
 def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players() -> None:
-    """A walk-through (seed 1, session 8): after a step the bottom row is under the chat
+    """A walk-through frame: after a step the bottom row is under the chat
     panel and the player stands on a fourth plate; the last view shifted matches the
     four diamonds left to 0.01 of a plate, so the ring may hide the four (these frames
     were blank), and so may the ring scaled on the floor after the zoom that follows
@@ -810,7 +810,7 @@ def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players(
 
 def test_a_rigid_follow_hides_five_plates_under_the_chat_panel_a_statue_and_the_player(
 ) -> None:
-    """A walk-through (seed 9, session 32, the real floor): at a close zoom the bottom
+    """A walk-through frame on the real floor: at a close zoom the bottom
     row is under the chat panel (one plate past the picture's left edge), the entrance
     statue stands over a fourth plate and the player on a fifth, the one just stepped
     on. The last view shifted matches the diamonds left tightly, so it is the ring
@@ -838,7 +838,7 @@ def test_the_players_half_covered_diamond_does_not_bend_a_follow() -> None:
     diamond: a blob the shift matches (within its loose tolerance) but odd-sized and off
     its place. The refit is made without it, as a fresh search's is: the followed ring
     lies where a fresh search puts it, and no neighbour of the player's plate is hidden
-    for looking partly covered (a held-out walk-through, seed 2, session 30: the bent fit
+    for looking partly covered (without the refit, the bent fit
     put the top row four to ten pixels up and hid the stepped plate's whole trio)."""
     from walks import walk_through
 
@@ -866,8 +866,8 @@ def test_a_follow_chained_with_a_side_covered_keeps_its_unseen_places_on_the_pla
     is followed from the last one's placement. A refit that took in a diamond a
     team-mate half covers (its blob six pixels off its plate) agreed with the tight
     moved ring within a tenth of the spacing, so it was taken, and the next frame's
-    follow moved the bent ring on: 6, then 15 pixels off on the unseen side (a held-out
-    walk-through, seed 41, session 13: an undecided mark beside its plate). The moved
+    follow moved the bent ring on: 6, then 15 pixels off on the unseen side (an
+    undecided mark beside its plate). The moved
     ring is taken then, and the places stay on the plates frame after frame."""
     from walks import walk_through
 
@@ -889,7 +889,7 @@ def test_a_follow_chained_with_a_side_covered_keeps_its_unseen_places_on_the_pla
 
 
 def test_a_camera_pitched_about_the_player_is_found_on_five_diamonds() -> None:
-    """A walk-through (seed 3, session 15): the camera pitches from 65° to 50° with the
+    """A walk-through frame: the camera pitches from 65° to 50° with the
     player on a plate; his gold clothes merge two diamonds and a gold team-mate a third,
     leaving five. No motion of the last view on the floor places a pitched ring and a
     search needs six: the frame and the next were blank. The live reader, which saw the
@@ -952,7 +952,7 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
 
 
 def test_no_search_on_five_where_a_lattice_through_more_diamonds_was_turned_down() -> None:
-    """At 62° with the view blurred by 150% display scaling (steep seed 2, session 11) all
+    """At 62° with the view blurred by 150% display scaling all
     eight plates are in view, but their frames no longer show purple and the search
     turns the ring down. The search on five then took a ring turned 45° through the four
     corner plates and the yellow arrow at the entrance, and read the arrow as a lit plate
@@ -1064,7 +1064,7 @@ def test_cutting_thin_strokes_parts_two_diamonds_a_weapon_joins() -> None:
 
 
 def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() -> None:
-    """A walk-through (seed 21, session 33, 57° of pitch): a team-mate's staff lies across
+    """A walk-through frame at 57° of pitch: a team-mate's staff lies across
     two plates and joins their diamonds to his body, another team-mate and the player hide
     two more: four whole diamonds, and no search found the ring (the overlay was blank
     for eight frames). With thin strokes cut away, the ring is found on its plates, the
@@ -1088,7 +1088,7 @@ def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() ->
 
 
 def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> None:
-    """A walk-through (seed 21, session 33, the frame after the step above): the camera
+    """A walk-through frame (the one after the step above): the camera
     pitches, a team-mate's weapon joins diamonds, and neither a search, a follow nor a
     search on five read the frame. The live reader's last try, a search with thin strokes
     cut away, reads it: three plates hidden, every other plate right. (Session 1's turn at

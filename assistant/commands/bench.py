@@ -171,9 +171,9 @@ def _probe(name: str) -> int:
 
 @dataclass(frozen=True)
 class LimitCase:
-    """One row of the README's limits table, run at the limit: ``make(folder)`` writes
-    the input (unless it is there) and returns the command's arguments; ``stated`` is
-    the README's figure."""
+    """One row of the limits table (docs/limits.md), run at the limit: ``make(folder)``
+    writes the input (unless it is there) and returns the command's arguments;
+    ``stated`` is the table's figure."""
 
     name: str
     stated: str
@@ -219,7 +219,7 @@ def _lightup_grid(verb: str, side: int, *extra: str):
     return make
 
 
-#: The README's limits table, each row at its limit (random boards, seed 7).
+#: The limits table of docs/limits.md, each row at its limit (random boards, seed 7).
 LIMIT_CASES = (
     LimitCase("solve, 2 states, 10,000x10,000", "1.3 s CPU, 0.4 GB", _npy_board(10_000, 10_000, 2)),
     LimitCase("solve, 3 states, 2,000x2,000", "1.3 s CPU, 0.3 GB", _npy_board(2_000, 2_000, 3)),

@@ -33,10 +33,13 @@ statement about that model of the game, not about the game.
 from __future__ import annotations
 
 import argparse
+import csv
+import datetime
 import json
 import multiprocessing
 import re
 import statistics
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -52,9 +55,9 @@ from assistant.vision import read_frame
 from assistant.vision.geometry import GridGeometry
 from assistant.walkthrough import DEFAULT_SCREENSHOT, WalkFrame, walk_through
 
-__all__ = ["HELP", "NAME", "judge_picture", "judge_state", "merge_parts", "run",
-           "run_sessions", "session_groups", "share_interval", "shortfall_reason",
-           "walk_sessions"]
+__all__ = ["HELP", "NAME", "RESULTS_COLUMNS", "judge_picture", "judge_state", "merge_parts",
+           "record_results", "results_rows", "run", "run_sessions", "session_groups",
+           "share_interval", "shortfall_reason", "walk_sessions"]
 
 NAME = "bench-walk"
 HELP = "Measure reading and live marks through generated walk-throughs (player on the plates)."
@@ -96,8 +99,7 @@ def plate_at(scene, point: tuple[float, float]) -> int | None:
     Why on the floor: at a steep camera the plates are three times closer on screen from
     front to back than across, and a distance in pixels against the shortest spacing
     counted a mark well inside a plate's diamond (0.14 of a spacing off across the
-    screen) as off every plate (held-out steep seed 70, screenshot rooms, session 38,
-    frame 24, at 68 degrees)."""
+    screen) as off every plate (at 68 degrees)."""
     floor = GridGeometry(3, 3, scene.homography).to_grid(np.array([point]))[0]
     distance = np.hypot(*(_PLATES_ON_FLOOR - floor).T)
     index = int(np.argmin(distance))
@@ -414,8 +416,8 @@ def missed_frame(session: int, index: int, frame: WalkFrame, why: str) -> dict:
     out of view (under a client panel, past the picture's edge), as room plate numbers.
 
     Why: the tally by what the loop said does not tell a session's first frames from
-    the frames after a step, which need different work; every session looked into had
-    its frames replayed by hand to find out."""
+    the frames after a step, which need different work, and without the frame a missed
+    moment must be found by replaying every session."""
     return {"session": session, "frame": index, "event": frame.event,
             "before_first_step": frame.step < 0, "player_plate": frame.player_plate,
             "hidden": list(frame.hidden), "out_of_view": list(frame.out_of_view),
@@ -517,6 +519,87 @@ def describe_share(fully_right: dict, sessions: int) -> str:
             f"{100 * low:.1f}-{100 * high:.1f}%")
 
 
+#: the columns of the results file (``--record-results``): one row per run, source and
+#: stride, so the benchmark's history is data that can be compared and plotted
+RESULTS_COLUMNS = ("date", "commit", "options", "seed", "source", "sessions", "stride",
+                   "judged", "fully_right_pct", "uncertain", "blank", "wrong")
+
+
+def stride_kinds(walked: dict) -> dict[str, int]:
+    """The judged frames not fully right at one stride, by kind: uncertain, blank, wrong."""
+    kinds = {"uncertain": 0, "blank": 0, "wrong": 0}
+    for why, count in walked["shortfall"].items():
+        kind = why.split(":")[0]
+        kinds[kind] = kinds.get(kind, 0) + count
+    return kinds
+
+
+def results_rows(results: dict, *, date: str, commit: str, options: str, seed: int,
+                 sessions: int) -> list[dict]:
+    """One row per source and stride of ``results`` (source -> :func:`merge_parts`)."""
+    rows = []
+    for source, result in results.items():
+        for stride, walked in result["strides"].items():
+            judged = walked["fully_right"]["judged"]
+            share = 100 * walked["fully_right"]["right"] / judged if judged else None
+            rows.append({"date": date, "commit": commit, "options": options, "seed": seed,
+                         "source": source, "sessions": sessions, "stride": int(stride),
+                         "judged": judged,
+                         "fully_right_pct": "" if share is None else f"{share:.1f}",
+                         **stride_kinds(walked)})
+    return rows
+
+
+def check_results_file(path: Path) -> bool:
+    """Whether the results file at ``path`` is new (absent or empty); one sentence (exit
+    2) when it holds other columns, checked before a run of minutes rather than after."""
+    path = Path(path)
+    if not path.exists() or path.stat().st_size == 0:
+        return True
+    try:
+        with path.open(newline="", encoding="utf-8") as existing:
+            header = next(csv.reader(existing), [])
+    except (OSError, UnicodeDecodeError, csv.Error):
+        header = []
+    if tuple(header) != RESULTS_COLUMNS:
+        raise BenchError(f"{path} is not a bench-walk results file (its first line is not "
+                         f"{','.join(RESULTS_COLUMNS)}).")
+    return False
+
+
+def record_results(path: Path, rows: list[dict]) -> None:
+    """Append ``rows`` to the results file at ``path``, writing its header when the file
+    is new or empty. A file with other columns is left untouched (one sentence, exit 2):
+    rows under the wrong header would be misread later."""
+    path = Path(path)
+    new = check_results_file(path)
+    try:
+        with path.open("a", newline="", encoding="utf-8") as out:
+            writer = csv.DictWriter(out, fieldnames=RESULTS_COLUMNS, lineterminator="\n")
+            if new:
+                writer.writeheader()
+            writer.writerows(rows)
+    except OSError as error:
+        raise BenchError(f"Could not write the results file {path}: {error.strerror}.") from None
+
+
+def current_commit() -> str:
+    """The short commit of the source checkout, or "unknown" (no git, or the executable)."""
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=Path(__file__).resolve().parent, timeout=10,
+                              check=False)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+
+
+def run_options(args: argparse.Namespace) -> str:
+    """The options that change what a run measures, as written in the results file."""
+    flags = [name for name in ("steep", "consecutive", "raw_grabs") if getattr(args, name)]
+    return " ".join(f"--{name.replace('_', '-')}" for name in flags)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sessions", type=int, default=40,
                         help="walk-throughs per source (default 40)")
@@ -546,6 +629,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="walk the sessions in this many processes (default 1); the "
                              "counts are the same, only sooner")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+    parser.add_argument("--record-results", type=Path, metavar="PATH",
+                        help="append one row per source and stride to this CSV results "
+                             "file (docs/bench-results.csv is the project's)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -561,6 +647,8 @@ def run(args: argparse.Namespace) -> int:
         if args.source == "screenshot":
             raise BenchError(f"The real screenshot {DEFAULT_SCREENSHOT} is not there.")
         sources.remove("screenshot")
+    if args.record_results is not None:
+        check_results_file(args.record_results)
     options: dict = {"pitch_range": (55.0, 68.0)} if args.steep else {}
     if args.raw_grabs:
         options["jpeg"] = False
@@ -573,6 +661,10 @@ def run(args: argparse.Namespace) -> int:
             results[source]["floor_alone"] = floor_pictures(
                 FLOOR_PICTURES_PER_SESSION * args.sessions, args.seed, source)
     elapsed = time.perf_counter() - started
+    if args.record_results is not None:
+        record_results(args.record_results, results_rows(
+            results, date=datetime.date.today().isoformat(), commit=current_commit(),
+            options=run_options(args), seed=args.seed, sessions=args.sessions))
     wrong = any(r["wrong_pictures"] or r.get("floor_alone", {}).get("wrong")
                 or any(walked["wrong"] for walked in r["strides"].values())
                 for r in results.values())
@@ -660,10 +752,7 @@ def _print_strides(by_stride: dict, strides: tuple[int, ...], out) -> None:
     for stride in strides:
         walked = by_stride[str(stride)]
         judged = walked["fully_right"]["judged"]
-        kinds = {"uncertain": 0, "blank": 0, "wrong": 0}
-        for why, count in walked["shortfall"].items():
-            kind = why.split(":")[0]
-            kinds[kind] = kinds.get(kind, 0) + count
+        kinds = stride_kinds(walked)
         share = 100 * walked["fully_right"]["right"] / max(judged, 1)
         label = "all" if stride == 1 else ("none" if stride == 0 else f"1 in {stride}")
         print(f"  {label:<22}{judged:>8}{share:>7.1f}%{kinds['uncertain']:>11}"

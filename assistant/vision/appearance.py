@@ -100,17 +100,17 @@ _SHADE_FREE_DIFFERENCE = 0.15
 # Degrees of hue a ToA sector may differ from the frame's typical diamond.
 _HUE_TOLERANCE = 12.0
 # ... and a cell alone in its look, this far from the other look's median hue (degrees):
-# measured on walk-through pictures read right (every third session of seeds 3, 32 and 33
-# and steep seeds 5, 7, 14, 18 and 27, both room sources for some), a lone cell at most
-# 4.3° from the other look (268 cells); legs over a lit diamond that read as a lone unlit
-# plate, 7.1° (seed 32) (_lone_look_unborne)
+# measured on walk-through pictures read right (sessions of eight seeds, cameras anywhere
+# and steep, both room sources for some), a lone cell at most 4.3° from the other look
+# (268 cells); legs over a lit diamond that read as a lone unlit plate, 7.1°
+# (_lone_look_unborne)
 _LONE_HUE_TOLERANCE = 6.0
 # ... or, for a lone cell darker than the other look by more than _LONE_DARKER_DOUBT (log
 # of the brightest channel), this far (degrees). Of the 129 lone unlit cells read right
 # above, none was both: darker by 0.16 at most (a real unlit diamond is 0.13 darker than a
 # lit one, 0.18 under a gamma of 1.4), off by 3.95° at most. Orange legs over the whole
 # middle of a lit diamond at 68°, read as the one unlit plate among seven lit ones: 0.24
-# darker and 4.6° off (held-out steep seed 27, session 29, frame 21, the real floor's room)
+# darker and 4.6° off (on the real screenshot's floor)
 _LONE_HUE_DOUBT = 3.5
 _LONE_DARKER_DOUBT = 0.2
 # Two clusters: the gap between them must exceed the spread inside either by this factor.
@@ -506,16 +506,16 @@ def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
     centred on the plate just stepped on, in white and gold at 150% display scaling and
     through JPEG, read unlit among six lit plates (chroma -1.11, where this room's lit
     plates showed -0.65 and its unlit ones -1.4), and the overlay marked plates to step
-    on in a solved room (seed 16, screenshot rooms, session 11, frame 10).
+    on in a solved room.
 
     Nor is a lone cell whose hue strays from the other look's by more than
     :data:`_LONE_HUE_TOLERANCE`: lit and unlit diamonds share their gold hue, and orange
     legs centred over a lit diamond, in their own shade, read unlit (chroma -1.29, just
-    clear) among six lit plates, 7.1° off their hue (held-out seed 32, session 29, frame
-    20, both room sources, at 29° and 150% display scaling). Nor is a lone cell both
+    clear) among six lit plates, 7.1° off their hue (at 29° and 150% display scaling,
+    on both room sources). Nor is a lone cell both
     darker than a plate of the other state is (:data:`_LONE_DARKER_DOUBT`) and off its
     hue by :data:`_LONE_HUE_DOUBT`: at 68° such legs read unlit among seven lit plates
-    4.6° off and 0.24 darker (held-out steep seed 27, session 29, frame 21)."""
+    4.6° off and 0.24 darker."""
     cells = np.median(parts, axis=1)  # (cells, 3): each cell's median colour
     brightness = np.log(cells.max(axis=1) + 8.0)
     for state in (0, 1):
@@ -545,10 +545,10 @@ def _uneven_brightness(parts: np.ndarray) -> np.ndarray:
     ToA feature reads blue, so on a JPEG frame every plain plate's sectors spread, and the
     frame's typical spread hid a figure's. A player in gold seen from straight above,
     centred on a lit plate, read unlit (three sectors unlit, the fourth just short of the
-    middle) on a JPEG frame and hidden on the same frame grabbed raw (seed 64, screenshot
-    rooms, session 1, frame 16): his clothes and dark head spread the sectors' luma by
-    24% of its mean, where plain diamonds keep within 1.4% on the real screenshot (3.1%
-    through JPEG at quality 70) and 5.4% on steep drawn rooms at 150% and through JPEG."""
+    middle) on a JPEG frame and hidden on the same frame grabbed raw: his clothes and
+    dark head spread the sectors' luma by 24% of its mean, where plain diamonds keep
+    within 1.4% on the real screenshot (3.1% through JPEG at quality 70) and 5.4% on
+    steep drawn rooms at 150% and through JPEG."""
     return _luma_spread(parts) > _UNEVEN_LUMA
 
 

