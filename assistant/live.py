@@ -85,6 +85,7 @@ from assistant.vision.reader import (
 )
 from assistant.vision.statue import statue_side
 from assistant.vision.surroundings import RoomBand, room_band, turns_between
+from assistant.vision.trace import TraceStep, apart, note, recording
 
 __all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
 
@@ -509,7 +510,9 @@ class LiveReader:
         self._corners, self._set_aside, self._recheck = corners, set_aside, recheck
         self._last_board = tracked.board_text
         self.frame_read = frame
-        return tracked, offset
+        kept = TraceStep("keep", "the search found nothing; every plate the tracked read "
+                         "read shows its diamond at its corners: the view has not moved")
+        return replace(tracked, trace=(*located.trace, kept, *tracked.trace)), offset
 
     def _freed(self, frame: np.ndarray, reading: Reading) -> tuple[tuple[int, int], ...]:
         """The set-aside plates that show a whole diamond in this tracked frame (each is
@@ -522,8 +525,10 @@ class LiveReader:
     def _tracked_read(self, frame: np.ndarray, offset: tuple[int, int]) -> Reading:
         """A read at the corners the locator found, as careful as the locator: the plates
         it set aside stay hidden, and a plate with something over part of it is hidden."""
-        return read_frame(frame, self._at(offset), max_hidden=MAX_HIDDEN_IN_SESSION,
-                          set_aside=self._set_aside)
+        reading = read_frame(frame, self._at(offset), max_hidden=MAX_HIDDEN_IN_SESSION,
+                             set_aside=self._set_aside)
+        return replace(reading, trace=(TraceStep("track", "read at the corners the last "
+                                                 "search placed"), *reading.trace))
 
     def _full_shape(self) -> tuple[int, int] | None:
         return None if self._window_size is None else self._window_size[::-1]
@@ -577,9 +582,26 @@ class LiveReader:
                 or self._searches_since_found >= FIVE_DIAMOND_SEARCHES)
 
     def _locate(self, frame: np.ndarray) -> tuple[Reading, tuple[int, int]]:
+        """Search the whole frame for the ring: the searches below in order, each tried
+        only while none has read it. The reading's trace holds every search tried, what
+        each of them decided and which one answered."""
+        with recording() as steps:
+            reading, source = self._search(frame)
+            note("search", f"answered by {source}" if source else "no search read the ring")
+        return replace(reading, trace=tuple(steps)), (0, 0)
+
+    def _search(self, frame: np.ndarray) -> tuple[Reading, str | None]:
+        """The searches of :meth:`_locate`: the reading and the name of the search that
+        read it (None when none did)."""
         self.frame_read = frame
         self._since_locate = 0
         self.relocations += 1
+        source = None
+
+        def tried(name: str, attempt: Reading) -> bool:
+            note("search", f"{name}: " + ("read" if not attempt.abstain
+                                          else f"abstained ({attempt.reason})"))
+            return not attempt.abstain
         # from where the ring was last seen first: the camera follows the player, so the
         # floor has mostly shifted, and following it costs a quarter of a fresh search
         # and keeps the plates' labels; a turn or zoom it cannot follow is searched afresh
@@ -587,21 +609,27 @@ class LiveReader:
         if self._last_seen is not None:
             reading = follow_frame(frame, self._last_seen, self.profile,
                                    previous_sure=self._last_seen_sure)
+            followed = reading
             reading = self._fresh_if_more_read(frame, reading)
+            if tried("the last view followed", followed):
+                source = ("a fresh search (it hides fewer plates than the follow)"
+                          if reading is not followed else "the last view followed")
         if reading is None or reading.abstain:
             # no ring found a moment ago (a session's first frames, the room come back
             # into view): on five diamonds too, if not six (_no_ring_lately)
             fewer = MIN_DIAMONDS_AFTER_LAST_VIEW if self._no_ring_lately() else None
             reading = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
                                  fewer_diamonds=fewer)
+            name = "a fresh search" + (" (on five diamonds too)" if fewer else "")
+            source = name if tried(name, reading) else None
         if reading.abstain and self._last_seen is not None:
             # the camera turned or zoomed about the player, and bodies leave a fresh search
             # too few diamonds: the ring turned or scaled on the floor last seen (a fresh
             # search, when it works, reads more plates: it is tried first)
             turned = follow_frame(frame, self._last_seen, self.profile, turned=True,
                                   zoomed=True, previous_sure=self._last_seen_sure)
-            if not turned.abstain:
-                reading = turned
+            if tried("the last view turned or zoomed", turned):
+                reading, source = turned, "the last view turned or zoomed"
         if (reading.abstain and not reading.found and not self._no_ring_lately()):
             # the camera pitched about the player (no motion of the last view on the floor
             # places that ring), and his gold clothes and a team-mate's have merged three
@@ -609,8 +637,8 @@ class LiveReader:
             # was followed; with no ring found lately, the fresh search went on to five)
             pitched = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
                                  diamonds_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
-            if not pitched.abstain:
-                reading = pitched
+            if tried("a search on five diamonds", pitched):
+                reading, source = pitched, "a search on five diamonds"
         if reading.abstain and self._last_seen is not None and self.spot is not None:
             # the camera pitched about the player: no motion of the floor reproduces the
             # tilt, but the last view's camera turned about its horizontal axis does, and
@@ -618,18 +646,20 @@ class LiveReader:
             # panel and the player on a plate)
             pitched = follow_frame(frame, self._last_seen, self.profile,
                                    previous_sure=self._last_seen_sure, pitched_about=self.spot)
-            if not pitched.abstain:
-                reading = pitched
+            if tried("the last view pitched about the player", pitched):
+                reading, source = pitched, "the last view pitched about the player"
         if reading.abstain and reading.found and self._last_seen is not None:
             reading = self._confirmed_by_last_view(frame, reading)
+            if tried("the found ring confirmed by the last view", reading):
+                source = "the found ring confirmed by the last view"
         if reading.abstain and self._last_seen is not None and self._last_seen_sure:
             # the last view moved rigidly, with a fifth plate hidden: the bottom row under
             # the chat panel at a close zoom, the player on one plate and a statue or a
             # team-mate over another leave three plates to read, which still tell the
             # step (only now: where more can be read, more is)
             more = follow_frame(frame, self._last_seen, self.profile, hide_more=True)
-            if not more.abstain:
-                reading = more
+            if tried("the last view moved rigidly, a fifth plate hidden", more):
+                reading, source = more, "the last view moved rigidly, a fifth plate hidden"
         if reading.abstain:
             # nothing read the ring: a team-mate's weapon across two plates may have
             # joined their diamonds to each other and to his body (a far, steep view
@@ -638,8 +668,8 @@ class LiveReader:
             # reading is taken (pieces of figures are candidates in this search)
             cut = read_frame(frame, self.profile, max_hidden=MAX_HIDDEN_IN_SESSION,
                              fewer_diamonds=MIN_DIAMONDS_AFTER_LAST_VIEW, cut_strokes=True)
-            if not cut.abstain:
-                reading = cut
+            if tried("a search with thin strokes cut away", cut):
+                reading, source = cut, "a search with thin strokes cut away"
         if reading.found:
             self._searches_since_found = 0
         elif self._searches_since_found is not None:
@@ -654,12 +684,13 @@ class LiveReader:
             # frame, or an unchanged view would cost a second search
             self._set_aside = reading.hidden
             self._recheck = reading.hidden
-            tracked = self._tracked_read(frame, (0, 0))
+            with apart():
+                tracked = self._tracked_read(frame, (0, 0))
             self._last_board = reading.board_text if tracked.abstain else tracked.board_text
         else:
             self._corners = None
             self._last_board = None
-        return reading, (0, 0)
+        return reading, source
 
 
 class _GrabFailed(Exception):

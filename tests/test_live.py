@@ -570,3 +570,39 @@ def test_a_plate_just_above_another_hidden_one_of_its_view_is_behind_a_body() ->
     assert _behind_a_body(samples).tolist() == [False, True, True, False, False, False,
                                                False]
 
+
+
+def test_every_live_reading_says_which_search_answered() -> None:
+    """The reading the loop acts on carries its trace: on a search, every search tried
+    and the one that answered; on a tracked frame, that it was read at the corners the
+    last search placed (and the reader's own notes after)."""
+    scene = room("111/0#0/110")
+    loop, _grabber = make_loop(scene.frame)
+    loop.tick()
+    searched = loop.last_observed.reading
+    texts = [str(step) for step in searched.trace]
+    # a session's first search goes on to five diamonds if six are not found
+    assert "search: a fresh search (on five diamonds too): read" in texts
+    assert texts[-1] == "search: answered by a fresh search (on five diamonds too)"
+    # the reader's own answer, once: the read at the new corners made to compare with
+    # is not part of it
+    assert [step.stage for step in searched.trace].count("answer") == 1
+    loop.tick()
+    tracked = loop.last_observed.reading
+    assert str(tracked.trace[0]) == "track: read at the corners the last search placed"
+    assert tracked.trace[-1].stage == "answer"
+
+
+def test_a_frame_nothing_reads_says_every_search_tried() -> None:
+    """Out of view: each search the loop tried is named with why it abstained, and
+    that none read the ring."""
+    scene = room("111/0#0/110")
+    loop, grabber = make_loop(scene.frame)
+    loop.tick()
+    grabber.frame = np.random.default_rng(0).integers(0, 256, scene.frame.shape, np.uint8)
+    loop.tick()
+    reading = loop.last_observed.reading
+    texts = [str(step) for step in reading.trace]
+    assert texts[-1] == "search: no search read the ring"
+    assert any(text.startswith("search: a fresh search") and "abstained" in text
+               for text in texts)

@@ -22,6 +22,7 @@ from assistant.commands.bench_walk import (
     shortfall_reason,
 )
 from assistant.sequence import PictureSequence
+from assistant.vision.trace import TraceStep
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -55,7 +56,8 @@ def test_the_bench_keeps_each_missed_frame_with_the_moment_it_was():
     missed = missed_frame(10, 3, arriving, "uncertain: 2 hidden plates undecided")
     assert missed == {"session": 10, "frame": 3, "event": "walking",
                       "before_first_step": True, "player_plate": None, "hidden": [5, 6],
-                      "out_of_view": [], "why": "uncertain: 2 hidden plates undecided"}
+                      "out_of_view": [], "why": "uncertain: 2 hidden plates undecided",
+                      "trace": []}
     assert describe_missed(missed) == (
         "session 10, frame 3 (walking, before the first step, player off the plates, "
         "hidden [5, 6]): uncertain: 2 hidden plates undecided")
@@ -64,6 +66,12 @@ def test_the_bench_keeps_each_missed_frame_with_the_moment_it_was():
     assert describe_missed(missed_frame(2, 7, standing, "blank: Puzzle not in view")) == (
         "session 2, frame 7 (idle, after a step, player on plate 4, hidden [4], "
         "out of view [0, 1, 2]): blank: Puzzle not in view")
+    # with the reading's trace, each step on a line of its own under the frame
+    traced = missed_frame(2, 7, standing, "blank: Puzzle not in view",
+                          (TraceStep("search", "a fresh search: read"),
+                           TraceStep("search", "answered by a fresh search")))
+    assert describe_missed(traced).splitlines()[1:] == [
+        "        search: a fresh search: read", "        search: answered by a fresh search"]
 
 
 def test_the_bench_keeps_each_wrong_single_picture_with_its_moment(monkeypatch):

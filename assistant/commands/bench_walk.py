@@ -293,7 +293,9 @@ class _SequenceTally:
                 if outcome != "right":
                     why = shortfall_reason(outcome, state)
                     self.shortfall[why] = self.shortfall.get(why, 0) + 1
-                    self.missed.append(missed_frame(number, index, frame, why))
+                    trace = () if observed is None or observed.reading is None \
+                        else observed.reading.trace
+                    self.missed.append(missed_frame(number, index, frame, why, trace))
             self.frames[where][outcome] += 1
             if outcome == "wrong":
                 self.wrong.append({"session": number, "frame": index, "event": frame.event,
@@ -325,7 +327,9 @@ def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
             verdict = judge_picture(frame)
             pictures[where][verdict] += 1
             if verdict == "wrong":
-                wrong_pictures.append(missed_frame(number, index, frame, "wrong single picture"))
+                trace = read_frame(frame.scene.frame).trace  # (rare: read again for it)
+                wrong_pictures.append(missed_frame(number, index, frame,
+                                                   "wrong single picture", trace))
         for stride, tally in tallies.items():
             tally.walk(number, walk, stride, scale, consecutive, walk_seed)
     return {"pictures": pictures, "wrong_pictures": wrong_pictures,
@@ -409,7 +413,8 @@ def share_interval(tallies: list[list[int]], coverage: float = INTERVAL_COVERAGE
     return [float(low), float(high)]
 
 
-def missed_frame(session: int, index: int, frame: WalkFrame, why: str) -> dict:
+def missed_frame(session: int, index: int, frame: WalkFrame, why: str,
+                 trace: tuple = ()) -> dict:
     """A judged frame that was not fully right, with the truth that says what kind of
     moment it was: before the player's first step (arriving at the room, team-mates
     about) or after, the plate the player stands on, the plates bodies hide and those
@@ -417,11 +422,12 @@ def missed_frame(session: int, index: int, frame: WalkFrame, why: str) -> dict:
 
     Why: the tally by what the loop said does not tell a session's first frames from
     the frames after a step, which need different work, and without the frame a missed
-    moment must be found by replaying every session."""
+    moment must be found by replaying every session. ``trace``: the reading's trace
+    (which search answered, what each stage decided), so the stage to look at is named."""
     return {"session": session, "frame": index, "event": frame.event,
             "before_first_step": frame.step < 0, "player_plate": frame.player_plate,
             "hidden": list(frame.hidden), "out_of_view": list(frame.out_of_view),
-            "why": why}
+            "why": why, "trace": [str(step) for step in trace]}
 
 
 def describe_missed(missed: dict) -> str:
@@ -431,8 +437,10 @@ def describe_missed(missed: dict) -> str:
               else f"on plate {missed['player_plate']}")
     covered = f", hidden {missed['hidden']}" if missed["hidden"] else ""
     away = f", out of view {missed['out_of_view']}" if missed["out_of_view"] else ""
-    return (f"session {missed['session']}, frame {missed['frame']} ({missed['event']}, "
+    line = (f"session {missed['session']}, frame {missed['frame']} ({missed['event']}, "
             f"{where}, player {player}{covered}{away}): {missed['why']}")
+    steps = missed.get("trace") or []
+    return line + "".join(f"\n        {step}" for step in steps)
 
 
 _PLACE = re.compile(r"row \d+, column \d+")

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-__all__ = ["TraceStep", "note", "recording"]
+__all__ = ["TraceStep", "apart", "note", "recording"]
 
 log = logging.getLogger("assistant.vision")
 
@@ -59,3 +59,14 @@ def recording() -> Iterator[list[TraceStep]]:
         _steps.reset(token)
         if outer is not None:
             outer.extend(steps)
+
+
+@contextmanager
+def apart() -> Iterator[None]:
+    """Notes made inside the block go to no recording outside it: a read made only to
+    compare with (not the one answered with) would otherwise read as part of the answer."""
+    token = _steps.set(None)
+    try:
+        yield
+    finally:
+        _steps.reset(token)
