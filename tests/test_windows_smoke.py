@@ -145,8 +145,9 @@ def bundle_before(player) -> dict[str, int]:
 
 @pytest.fixture(scope="module")
 def walk(player):
-    """A short walk (two steps), each frame as PNG (for detect) and BGRA (for the
-    stand-in window)."""
+    """A short walk (two steps), each frame as PNG (for detect, its modification time the
+    frame's grab time: ``detect --sequence --times mtime``) and BGRA (for the stand-in
+    window)."""
     frames = walk_through(WALK_START, 4, source="synthetic", pitch_range=(10, 35),
                           teammates=0, camera_events=False, capture_effects=False)
     names, raws = [], []
@@ -154,6 +155,8 @@ def walk(player):
         picture = frame.scene.frame
         png = player.home / f"walk{index:02}.png"
         assert cv2.imwrite(str(png), picture)
+        grabbed = 1_700_000_000 + frame.time
+        os.utime(png, (grabbed, grabbed))
         bgra = cv2.cvtColor(picture, cv2.COLOR_BGR2BGRA) if picture.shape[2] == 3 else picture
         raw = player.home / f"walk{index:02}.bgra"
         height, width = bgra.shape[:2]
@@ -206,11 +209,11 @@ def test_detect_a_drawn_room(player, bundle_before):
 
 def test_detect_a_sequence_of_a_walk(player, walk, bundle_before):
     _, names, _ = walk
-    frozen = player.run("detect", "--sequence", "--json", *names)
+    frozen = player.run("detect", "--sequence", "--times", "mtime", "--json", *names)
     assert frozen.returncode == 0 and frozen.stderr == "", frozen.stderr
     mine = [json.loads(line) for line in frozen.stdout.splitlines()]
     theirs = [json.loads(line) for line in player.source(
-        "detect", "--sequence", "--json", *names).stdout.splitlines()]
+        "detect", "--sequence", "--times", "mtime", "--json", *names).stdout.splitlines()]
     keys = ("kind", "board", "answer", "hidden", "inferred", "held")
     assert [[r[k] for k in keys] for r in mine] == [[r[k] for k in keys] for r in theirs]
     assert mine[-1]["kind"] == "solved"  # the walk ends with every plate lit
@@ -285,7 +288,7 @@ def test_live_path_on_a_win32_window(player, walk, dpi, bundle_before):
         assert [r["grab"]["max_difference"] for r in records] == [0] * len(raws)
 
         # The executable's own reading of the same frames, from the pictures.
-        frozen = player.run("detect", "--sequence", "--json", *names)
+        frozen = player.run("detect", "--sequence", "--times", "mtime", "--json", *names)
         assert frozen.returncode == 0, frozen.stderr
         pictures = [json.loads(line) for line in frozen.stdout.splitlines()]
         keys = ("kind", "board", "answer", "hidden", "inferred")
