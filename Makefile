@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core bench bench-vision bench-walk bench-live soak deps system-deps runtime-deps exe lint clean
+.PHONY: run test test-core golden bench bench-vision bench-walk bench-live soak deps system-deps runtime-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ test: system-deps deps
 
 test-core: deps
 	$(BIN)/python -m pytest -n auto --dist loadfile --no-loadscope-reorder -m "not gui and not x11"
+
+# The readings of a fixed corpus (single pictures, the real room, walk-throughs of both
+# room sources and camera ranges) against tests/fixtures/golden/record.json: a change meant
+# to keep every reading identical shows it here (about a minute).
+golden: deps
+	$(BIN)/python scripts/golden_record.py check
 
 bench: deps
 	$(BIN)/toa-assistant bench
