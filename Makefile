@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core golden bench bench-vision bench-walk bench-live soak deps system-deps runtime-deps exe lint clean
+.PHONY: run test test-core golden structure bench bench-vision bench-walk bench-live soak deps system-deps runtime-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ test-core: deps
 # to keep every reading identical shows it here (about a minute).
 golden: deps
 	$(BIN)/python scripts/golden_record.py check
+
+# Module and function sizes, the import layers, no lab in the product, Qt in the shell only.
+structure: deps
+	$(BIN)/python scripts/check_structure.py
 
 bench: deps
 	$(BIN)/toa-assistant bench
