@@ -119,15 +119,7 @@ def solve_with_clingo(
         import clingo
     except ImportError as error:
         raise AspError(f"The clingo engine is not available: {_INSTALL}.") from error
-    limit = clingo_cell_limit(board.k)
-    if board.states.size > limit:
-        side = math.isqrt(limit)
-        states = "" if limit == CLINGO_MAX_CELLS else f" with {board.k:,} states"
-        raise AspError(
-            f"clingo takes boards of at most {limit:,} cells (about {side}x{side}){states}, "
-            f"not {board.rows:,}x{board.cols:,}: its grounding alone would outlast any time "
-            "limit; use the internal engine."
-        )
+    _check_grounding_size(board)
     start = time.monotonic() if started is None else started
     reference = solve(board, minimize=False)
     if not reference.solvable:
@@ -143,6 +135,42 @@ def solve_with_clingo(
             "clingo",
             reference.certificate,
         )
+    best, exhausted = _search(clingo, board, seconds, start)
+    presses = np.zeros(board.shape, dtype=np.int64)
+    cols = board.cols
+    for symbol in best:
+        cell, times = (arg.number for arg in symbol.arguments)
+        presses[cell // cols, cell % cols] = times
+    if not board.apply(presses).is_solved():
+        raise AssertionError("clingo's presses must solve the board")
+    return Solution(
+        board,
+        True,
+        presses,
+        exhausted,
+        reference.solutions,
+        reference.kernel,
+        None,
+        "clingo",
+    )
+
+
+def _check_grounding_size(board: Board) -> None:
+    """Refuse, in one sentence, a board whose grounding alone would outlast any limit."""
+    limit = clingo_cell_limit(board.k)
+    if board.states.size > limit:
+        side = math.isqrt(limit)
+        states = "" if limit == CLINGO_MAX_CELLS else f" with {board.k:,} states"
+        raise AspError(
+            f"clingo takes boards of at most {limit:,} cells (about {side}x{side}){states}, "
+            f"not {board.rows:,}x{board.cols:,}: its grounding alone would outlast any time "
+            "limit; use the internal engine."
+        )
+
+
+def _search(clingo, board: Board, seconds: float | None, start: float) -> tuple[list, bool]:
+    """clingo's best model's ``p/2`` atoms within the time left, and whether its search
+    was exhausted (the model then proven optimal)."""
     control = clingo.Control(["--opt-mode=opt", "--warn=none"])
     control.add("base", [], encode_board(board))
     control.ground([("base", [])])
@@ -167,20 +195,4 @@ def solve_with_clingo(
             f"clingo found no presses within {seconds:g} seconds: allow more time or use the "
             "internal engine."
         )
-    presses = np.zeros(board.shape, dtype=np.int64)
-    cols = board.cols
-    for symbol in best[-1]:
-        cell, times = (arg.number for arg in symbol.arguments)
-        presses[cell // cols, cell % cols] = times
-    if not board.apply(presses).is_solved():
-        raise AssertionError("clingo's presses must solve the board")
-    return Solution(
-        board,
-        True,
-        presses,
-        bool(result.exhausted),
-        reference.solutions,
-        reference.kernel,
-        None,
-        "clingo",
-    )
+    return best[-1], bool(result.exhausted)

@@ -22,6 +22,7 @@ Fewest presses: see :mod:`assistant.solver.minimize`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 
@@ -162,16 +163,7 @@ def solve(
         return np.ascontiguousarray(grid.T) if transposed else grid
 
     present = orient(board.present)
-    if board.k == 2 and full and not transposed:
-        # Packed block by block inside the rectangle method: no full-size temporary.
-        target = _Unequal(board.states, board.objective)
-    elif board.k == 2:
-        target = board.states != board.objective
-        if board.has_holes:
-            target &= board.present
-        target = orient(target)
-    else:
-        target = orient(board.target_delta())
+    target = _oriented_target(board, full, transposed, orient)
     want = quiet_patterns or minimize
     x0, generators, orders, method = _solve_oriented(target, present, full, board.k, want)
     if x0 is None and not want and orders:
@@ -212,6 +204,22 @@ def solve(
     if presses.size <= 4_000_000:
         presses = presses.astype(np.int64, copy=False)
     return Solution(board, True, presses, minimal, kernel.size, kernel, None, method)
+
+
+def _oriented_target(
+    board: Board, full: bool, transposed: bool, orient: Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray | _Unequal:
+    """What the presses must change, in the chase's orientation: the cells to toggle for
+    two states (computed by row blocks for a full rectangle), else ``objective - state``."""
+    if board.k == 2 and full and not transposed:
+        # Packed block by block inside the rectangle method: no full-size temporary.
+        return _Unequal(board.states, board.objective)
+    if board.k == 2:
+        target = board.states != board.objective
+        if board.has_holes:
+            target &= board.present
+        return orient(target)
+    return orient(board.target_delta())
 
 
 def kernel_of(present: np.ndarray, k: int) -> Kernel:

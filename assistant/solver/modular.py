@@ -144,6 +144,23 @@ def solve_mod_prime_power(a: np.ndarray, b: np.ndarray, p: int, e: int) -> Modul
     rhs = np.asarray(b, dtype=np.int64).reshape(rows) % m
     v = np.eye(cols, dtype=np.int64)
     u = np.eye(rows, dtype=np.int64)
+    valuations = _diagonalise(mat, rhs, u, v, p, e)
+    # Now u a v = diag(p^val_t) padded with zeros, and u b = rhs.
+    y, certificate = _diagonal_solution(rhs, u, valuations, cols, p, e)
+    generators, orders = _diagonal_kernel(v, valuations, cols, p, e)
+    particular = None if certificate is not None else _undo_columns(v, y, m)
+    return ModularSystem(m, particular, generators, orders, certificate)
+
+
+def _diagonalise(
+    mat: np.ndarray, rhs: np.ndarray, u: np.ndarray, v: np.ndarray, p: int, e: int
+) -> list[int]:
+    """Bring ``mat`` to diagonal form in place (see :func:`solve_mod_prime_power`): row
+    operations applied to ``rhs`` and recorded in ``u``, column operations recorded in
+    ``v``. Returns the p-adic valuation of each pivot, in order (their count is the rank).
+    """
+    m = p**e
+    rows, cols = mat.shape
     valuations: list[int] = []
     rank = 0
     limit = min(rows, cols)
@@ -151,14 +168,7 @@ def solve_mod_prime_power(a: np.ndarray, b: np.ndarray, p: int, e: int) -> Modul
         block = mat[rank:, rank:]
         if not block.any():
             break
-        if p == 2 and e == 1:
-            i, j = np.unravel_index(int(np.argmax(block != 0)), block.shape)
-            val = 0
-        else:
-            vals = _valuation(block, p, e)
-            flat = int(np.argmin(vals))
-            i, j = np.unravel_index(flat, block.shape)
-            val = int(vals[i, j])
+        i, j, val = _least_valuation_entry(block, p, e)
         i += rank
         j += rank
         if i != rank:
@@ -195,36 +205,68 @@ def solve_mod_prime_power(a: np.ndarray, b: np.ndarray, p: int, e: int) -> Modul
             mat[rank, idx] = 0
         valuations.append(val)
         rank += 1
+    return valuations
 
-    # Now u a v = diag(p^val_t) padded with zeros, and u b = rhs.
-    certificate = None
+
+def _least_valuation_entry(block: np.ndarray, p: int, e: int) -> tuple[int, int, int]:
+    """Row, column and p-adic valuation of the first entry of least valuation (for
+    GF(2): the first non-zero entry)."""
+    if p == 2 and e == 1:
+        i, j = np.unravel_index(int(np.argmax(block != 0)), block.shape)
+        return int(i), int(j), 0
+    vals = _valuation(block, p, e)
+    i, j = np.unravel_index(int(np.argmin(vals)), block.shape)
+    return int(i), int(j), int(vals[i, j])
+
+
+def _diagonal_solution(
+    rhs: np.ndarray, u: np.ndarray, valuations: list[int], cols: int, p: int, e: int
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``y`` with ``diag(p^val) y = rhs``, or a certificate of unsolvability: the row
+    combination ``z`` (from ``u``) with ``z a = 0`` and ``z b != 0``."""
+    m = p**e
+    rank = len(valuations)
     y = np.zeros(cols, dtype=np.int64)
     for t, val in enumerate(valuations):
         if rhs[t] % p**val:
-            certificate = (u[t] * p ** (e - val)) % m
-            break
+            return y, (u[t] * p ** (e - val)) % m
         y[t] = rhs[t] // p**val
-    if certificate is None:
-        bad = np.flatnonzero(rhs[rank:])
-        if bad.size:
-            certificate = u[rank + int(bad[0])] % m
+    bad = np.flatnonzero(rhs[rank:])
+    if bad.size:
+        return y, u[rank + int(bad[0])] % m
+    return y, None
+
+
+def _diagonal_kernel(
+    v: np.ndarray, valuations: list[int], cols: int, p: int, e: int
+) -> tuple[list[np.ndarray], list[int]]:
+    """The kernel basis and the generators' orders: a pivot ``p^val`` with ``val > 0``
+    gives a generator of order ``p^val``, a column without pivot one of order ``p^e``."""
+    m = p**e
     generators: list[np.ndarray] = []
     orders: list[int] = []
     for t, val in enumerate(valuations):
         if val > 0:
             generators.append(v[:, t] * p ** (e - val) % m)
             orders.append(p**val)
-    for t in range(rank, cols):
+    for t in range(len(valuations), cols):
         generators.append(v[:, t] % m)
         orders.append(m)
-    particular = None if certificate is not None else (v @ y) % m if cols else y
-    if particular is not None and cols and m > 2**15:
-        # v @ y may overflow int64 for big moduli: recompute exactly with Python ints.
-        particular = np.array(
+    return generators, orders
+
+
+def _undo_columns(v: np.ndarray, y: np.ndarray, m: int) -> np.ndarray:
+    """``x = v y (mod m)``: the solution in the original unknowns."""
+    cols = y.size
+    if not cols:
+        return y
+    if m > 2**15:
+        # v @ y may overflow int64 for big moduli: compute exactly with Python ints.
+        return np.array(
             [sum(int(v[i, t]) * int(y[t]) for t in range(cols)) % m for i in range(cols)],
             dtype=np.int64,
         )
-    return ModularSystem(m, particular, generators, orders, certificate)
+    return (v @ y) % m
 
 
 def solve_mod(a: np.ndarray, b: np.ndarray, k: int) -> ModularSystem:
@@ -365,6 +407,17 @@ def solve_mod_large(
     work = np.zeros((rows, cols + 1), dtype=np.float64 if in_float else np.int64)
     work[:, :cols] = np.asarray(a, dtype=np.int64) % q
     work[:, cols] = np.asarray(b, dtype=np.int64).reshape(rows) % q
+    pivot_cols = _eliminate_unit_columns(work, p, e, in_float)
+    work = work.astype(np.int64) if in_float else work
+    return _solve_rest(work, np.array(pivot_cols, dtype=np.int64), p, e, max_generators)
+
+
+def _eliminate_unit_columns(work: np.ndarray, p: int, e: int, in_float: bool) -> list[int]:
+    """Blocked Gauss-Jordan elimination of ``work`` (the system with its right-hand side
+    as the last column) in place, panel by panel, on unit pivots only. Returns the pivot
+    columns; their rows are the first ones of ``work``, in the same order."""
+    q = p**e
+    rows, cols = work.shape[0], work.shape[1] - 1
     done = 0  # rows [0, done) hold the pivots found so far, in order
     pivot_cols: list[int] = []
     skipped: list[int] = []
@@ -401,8 +454,18 @@ def solve_mod_large(
         work[done:end, low:] = reduced
         done = end
         pivot_cols.extend(int(c) for c in here)
-    work = work.astype(np.int64) if in_float else work
-    pivots = np.array(pivot_cols, dtype=np.int64)
+    return pivot_cols
+
+
+def _solve_rest(
+    work: np.ndarray, pivots: np.ndarray, p: int, e: int, max_generators: int | None
+) -> ModularSystem:
+    """The system once its unit pivots are eliminated (``work``: integer rows, pivot rows
+    first, right-hand side last): the rest by Smith form, then the pivot unknowns by
+    back-substitution into each kernel generator and the particular solution."""
+    q = p**e
+    cols = work.shape[1] - 1
+    done = pivots.size
     free_cols = np.setdiff1d(np.arange(cols), pivots)
     rest = work[done:][:, free_cols]
     rest_rhs = work[done:, cols]

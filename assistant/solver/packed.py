@@ -157,13 +157,7 @@ def solve_packed_gf2(
         cur, nxt, cur_c, nxt_c = pair[0], pair[1], pair_c[0], pair_c[1]
         row_present = present[r]
         below = present[r + 1] if r + 1 < m else np.zeros(n, dtype=bool)
-        np.bitwise_xor(cur, prev, out=nxt)
-        nxt[1:] ^= cur[:-1]
-        nxt[:-1] ^= cur[1:]
-        np.bitwise_xor(cur_c, prev_c, out=nxt_c)
-        nxt_c ^= target_bits[r]
-        nxt_c[1:] ^= cur_c[:-1]
-        nxt_c[:-1] ^= cur_c[1:]
+        _chase_row(cur, cur_c, prev, prev_c, target_bits[r], nxt, nxt_c)
         left_over = np.flatnonzero(row_present & ~below)
         if left_over.size > _BATCH_ROWS:
             pivots, contradiction = _echelon_packed(nxt[left_over], nxt_c[left_over])
@@ -194,16 +188,45 @@ def solve_packed_gf2(
             retired.extend(_retire(slots, pair[0], prev))
 
     alive = [int(v) for v in slots.var_of_slot if v >= 0] + retired
-    nullity = len(alive)
-    result = PackedResult(None, nullity)
+    result = PackedResult(None, len(alive))
     if consistent:
         values = _back_substitute(slots.count, records, {}, homogeneous=False)
         result.presses = _chase_bits(target, present, var_cell, values)
-    if (want_kernel or not consistent) and (max_generators is None or nullity <= max_generators):
-        for var in alive:
-            values = _back_substitute(slots.count, records, {var: 1}, homogeneous=True)
-            result.kernel.append(_chase_bits(np.zeros_like(target), present, var_cell, values))
+    if (want_kernel or not consistent) and (
+        max_generators is None or len(alive) <= max_generators
+    ):
+        result.kernel.extend(_kernel_grids(present, var_cell, records, slots.count, alive))
     return result
+
+
+def _chase_row(
+    cur: np.ndarray,
+    cur_c: np.ndarray,
+    prev: np.ndarray,
+    prev_c: np.ndarray,
+    target_row: np.ndarray,
+    nxt: np.ndarray,
+    nxt_c: np.ndarray,
+) -> None:
+    """The presses of the next row that light-chasing forces, written into ``nxt`` (bit
+    rows over the variables) and ``nxt_c`` (constants): each cell of the current row must
+    end up toggled as ``target_row`` says, and only the press below it can still do it."""
+    np.bitwise_xor(cur, prev, out=nxt)
+    nxt[1:] ^= cur[:-1]
+    nxt[:-1] ^= cur[1:]
+    np.bitwise_xor(cur_c, prev_c, out=nxt_c)
+    nxt_c ^= target_row
+    nxt_c[1:] ^= cur_c[:-1]
+    nxt_c[:-1] ^= cur_c[1:]
+
+
+def _kernel_grids(present, var_cell, records, count: int, alive: list[int]) -> list[np.ndarray]:
+    """One quiet pattern per variable still free: that variable 1, the other free ones 0."""
+    grids = []
+    for var in alive:
+        values = _back_substitute(count, records, {var: 1}, homogeneous=True)
+        grids.append(_chase_bits(np.zeros(present.shape, dtype=bool), present, var_cell, values))
+    return grids
 
 
 def _retire(slots: _Slots, cur: np.ndarray, prev: np.ndarray) -> list[int]:
