@@ -206,8 +206,15 @@ def _from_dict(data: dict, source: str) -> Profile:
     name = data.get("name", "")
     if not isinstance(name, str):
         raise _fail(source, '"name" must be text')
+    grid = _grid_from(data.get("grid"), source)
+    corners = _corners_from(data.get("corners"), grid, source)
+    capture = _capture_from(data.get("capture", {}), source)
+    appearance = _appearance_from(data.get("appearance", {}), grid, source)
+    return Profile(grid, corners, capture, appearance, name)
 
-    grid_data = data.get("grid")
+
+def _grid_from(grid_data: object, source: str) -> GridSpec:
+    """The ``grid`` object: size, holes (counted from 1 in the file), states, objective."""
     if not isinstance(grid_data, dict):
         raise _fail(
             source, '"grid" must be an object with rows, columns, holes, states and objective'
@@ -237,29 +244,35 @@ def _from_dict(data: dict, source: str) -> Profile:
         states, objective = check_states_and_objective(states, objective)
     except UserError as error:
         raise _fail(source, f'"grid": {str(error).rstrip(".")}') from None
-    grid = GridSpec(rows, cols, tuple(holes), states, objective)
+    return GridSpec(rows, cols, tuple(holes), states, objective)
 
-    corners = None
-    corners_data = data.get("corners")
-    if corners_data is not None:
-        if not isinstance(corners_data, dict):
-            names = ", ".join(CORNER_NAMES)
-            raise _fail(source, f'"corners" must be null or an object with {names}')
-        points = []
-        for key in CORNER_NAMES:
-            point = corners_data.get(key)
-            if not isinstance(point, list) or len(point) != 2:
-                raise _fail(source, f'"corners.{key}" must be an [x, y] pair of pixels')
-            points.append((_number(point[0], source, f"corners.{key}"),
-                           _number(point[1], source, f"corners.{key}")))
-        try:
-            geometry_from_corners(rows, cols, points)  # type: ignore[arg-type]
-        except ValueError:
-            raise _fail(source, '"corners" do not form a four-sided shape in the order '
-                                "top-left, top-right, bottom-right, bottom-left") from None
-        corners = tuple(points)
 
-    capture_data = data.get("capture", {})
+def _corners_from(
+    corners_data: object, grid: GridSpec, source: str
+) -> tuple[tuple[float, float], ...] | None:
+    """The ``corners`` object (null: find them), checked to form a four-sided shape."""
+    if corners_data is None:
+        return None
+    if not isinstance(corners_data, dict):
+        names = ", ".join(CORNER_NAMES)
+        raise _fail(source, f'"corners" must be null or an object with {names}')
+    points = []
+    for key in CORNER_NAMES:
+        point = corners_data.get(key)
+        if not isinstance(point, list) or len(point) != 2:
+            raise _fail(source, f'"corners.{key}" must be an [x, y] pair of pixels')
+        points.append((_number(point[0], source, f"corners.{key}"),
+                       _number(point[1], source, f"corners.{key}")))
+    try:
+        geometry_from_corners(grid.rows, grid.cols, points)  # type: ignore[arg-type]
+    except ValueError:
+        raise _fail(source, '"corners" do not form a four-sided shape in the order '
+                            "top-left, top-right, bottom-right, bottom-left") from None
+    return tuple(points)
+
+
+def _capture_from(capture_data: object, source: str) -> CaptureTarget:
+    """The ``capture`` object: the window title pattern and the area inside it."""
     if not isinstance(capture_data, dict):
         raise _fail(source, '"capture" must be an object with window_title and rect')
     title = capture_data.get("window_title", CaptureTarget.window_title)
@@ -278,9 +291,11 @@ def _from_dict(data: dict, source: str) -> Profile:
         w = _whole(rect[2], source, "capture.rect width", 1, 100_000)
         h = _whole(rect[3], source, "capture.rect height", 1, 100_000)
         rect = (x, y, w, h)
-    capture = CaptureTarget(title, rect)
+    return CaptureTarget(title, rect)
 
-    look_data = data.get("appearance", {})
+
+def _appearance_from(look_data: object, grid: GridSpec, source: str) -> Appearance:
+    """The ``appearance`` object: the look, and the on/off colours (both or neither)."""
     if not isinstance(look_data, dict):
         raise _fail(source, '"appearance" must be an object with look, on and off')
     look = look_data.get("look", "toa-plate" if grid.is_toa_ring else "brightness")
@@ -292,9 +307,9 @@ def _from_dict(data: dict, source: str) -> Profile:
         raise _fail(source, '"appearance" needs both "on" and "off" colours, or neither')
     if on is not None and on == off:
         raise _fail(source, '"appearance.on" and "appearance.off" must differ')
-    if states != 2 and on is not None:
+    if grid.states != 2 and on is not None:
         raise _fail(source, '"appearance" colours describe two-state grids only')
-    return Profile(grid, corners, capture, Appearance(look, on, off), name)
+    return Appearance(look, on, off)
 
 
 # --- writing ------------------------------------------------------------------------------
