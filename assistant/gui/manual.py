@@ -177,7 +177,30 @@ class ManualWindow(QMainWindow):
         central = QWidget()  # the Lights Out page
         self.lights_page = central
         outer = QVBoxLayout(central)
+        outer.addLayout(self._build_grid_controls())
+        self.tool_row = QHBoxLayout()
+        outer.addLayout(self.tool_row)
+        # cells never shrink below MIN_CELL: a big grid grows the window, then scrolls
+        self.grid_scroll = GridScroll(self._build_grids())
+        outer.addWidget(self.grid_scroll, 1)
+        self._build_text_lines(outer)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(central, "Lights Out")
+        self.lightup_page = LightUpPage()
+        self.tabs.addTab(self.lightup_page, "Light Up")
+        self.tabs.setTabToolTip(0, "The ToA room and any Lights Out grid")
+        self.tabs.setTabToolTip(1, "Light Up (Akari): walls, numbers, lamps")
+        self.tabs.currentChanged.connect(self._page_changed)
+        self.setCentralWidget(self.tabs)
 
+        self.board_view.cellClicked.connect(self._cell_clicked)
+        self.board_view.cursorMoved.connect(self._cursor_moved)
+        self.board_view.activated.connect(self._activated)
+        if self._startup_warning:
+            self._message(self._startup_warning)
+
+    def _build_grid_controls(self) -> QHBoxLayout:
+        """The row above the grids: preset, size, states, objective and engine."""
         controls = QHBoxLayout()
         self.preset_box = QComboBox()
         self.preset_box.addItem("ToA room (8 plates)", PRESET_TOA)
@@ -202,11 +225,10 @@ class ManualWindow(QMainWindow):
         self.engine_box.activated.connect(self._engine_chosen)
         controls.addWidget(self.engine_box)
         controls.addStretch(1)
-        outer.addLayout(controls)
+        return controls
 
-        self.tool_row = QHBoxLayout()
-        outer.addLayout(self.tool_row)
-
+    def _build_grids(self) -> QWidget:
+        """The board the player clicks and the presses beside it, with their titles."""
         grids = QGridLayout()
         self.board_title = QLabel("Board")
         self.answer_title = QLabel("Presses")
@@ -229,10 +251,10 @@ class ManualWindow(QMainWindow):
         grids.setContentsMargins(0, 0, 0, 0)
         holder = QWidget()
         holder.setLayout(grids)
-        # cells never shrink below MIN_CELL: a big grid grows the window, then scrolls
-        self.grid_scroll = GridScroll(holder)
-        outer.addWidget(self.grid_scroll, 1)
+        return holder
 
+    def _build_text_lines(self, outer: QVBoxLayout) -> None:
+        """Under the grids: the answer, a message line and the keys."""
         self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -252,20 +274,6 @@ class ManualWindow(QMainWindow):
         self.keys_label.setWordWrap(True)
         self.keys_label.setStyleSheet("color: #666;")
         outer.addWidget(self.keys_label)
-        self.tabs = QTabWidget(self)
-        self.tabs.addTab(central, "Lights Out")
-        self.lightup_page = LightUpPage()
-        self.tabs.addTab(self.lightup_page, "Light Up")
-        self.tabs.setTabToolTip(0, "The ToA room and any Lights Out grid")
-        self.tabs.setTabToolTip(1, "Light Up (Akari): walls, numbers, lamps")
-        self.tabs.currentChanged.connect(self._page_changed)
-        self.setCentralWidget(self.tabs)
-
-        self.board_view.cellClicked.connect(self._cell_clicked)
-        self.board_view.cursorMoved.connect(self._cursor_moved)
-        self.board_view.activated.connect(self._activated)
-        if self._startup_warning:
-            self._message(self._startup_warning)
 
     def _spin(self, label: str, low: int, high: int, tip: str, row: QHBoxLayout) -> QSpinBox:
         row.addWidget(QLabel(label))
