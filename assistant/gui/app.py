@@ -6,6 +6,9 @@ from :class:`assistant.live.LiveState` objects the worker sends. The steps panel
 option ("Steps panel") and the fallback whenever the overlay cannot be drawn over the
 game (Wayland, a game that captures black in exclusive fullscreen, an overlay that failed
 to show): then it appears by itself and the status says why in one sentence.
+
+Its widgets are built in :mod:`assistant.gui.control_widgets`, its problem reports
+are in :mod:`assistant.gui.problem_reports`.
 """
 
 from __future__ import annotations
@@ -20,14 +23,8 @@ from PyQt6.QtCore import QEvent, QObject, Qt, QTimer
 from PyQt6.QtGui import QGuiApplication
 from PyQt6.QtWidgets import (
     QApplication,
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -47,17 +44,19 @@ from assistant.gui.application import (
     place_window,
     screen_area,
 )
+from assistant.gui.control_widgets import ControlWidgets
 from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_params
 from assistant.gui.hotkey import GlobalHotkey
 from assistant.gui.overlay import OVERLAY_TITLE, Overlay, parse_colour
 from assistant.gui.own_windows import logical_rect, own_window_rects, rect
+from assistant.gui.problem_reports import ProblemReports
 from assistant.gui.session import OverlaySession
 from assistant.gui.steps_panel import StepsPanel
 from assistant.live import LiveState
 from assistant.masking import mask_frame
 from assistant.placement import fits_beside, overlap, place_beside
 from assistant.profile import Profile, load_profile
-from assistant.recorder import FlightRecorder, new_report_path, settings_in_use
+from assistant.recorder import FlightRecorder
 from assistant.settings import Settings, config_dir, load_settings, save_settings
 from assistant.steps import steps_view_for_state, stopped_view, unknown_view
 
@@ -129,7 +128,7 @@ def overlay_platform_problem() -> str | None:
     return None
 
 
-class ControlWindow(QMainWindow):
+class ControlWindow(ControlWidgets, ProblemReports, QMainWindow):
     """The main window. ``backend`` lists windows (a fake one in tests); ``settings_file``
     None means the user's settings file."""
 
@@ -173,84 +172,8 @@ class ControlWindow(QMainWindow):
         self.report_writer = None
         self.hotkey: GlobalHotkey | None = None
 
-        self.target = QComboBox()
-        self.target.setEditable(True)
-        self.target.setMinimumWidth(300)
-        self.target.setToolTip(self._target_tip())
-        self.refresh_windows()
-        self.target.setCurrentText(self._default_target_text())
-        refresh = QPushButton("Refresh")
-        refresh.setToolTip("List the open windows again")
-        refresh.clicked.connect(self.refresh_windows)
-        self.status = QLabel()
-        self.status.setWordWrap(True)
-        self.status.setStyleSheet("font-size: 15px; padding: 4px 0;")
-        self.notice = QLabel(notice or "")
-        self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color: #8a4b00;")
-        self.notice.setVisible(bool(notice))
-        self.profile_label = QLabel("Plates: found automatically (no calibration needed).")
-        self.profile_label.setStyleSheet("color: #555;")
-        self.start_button = QPushButton("Start overlay")
-        self.start_button.setToolTip("Read the game window and mark the plates to step on")
-        self.start_button.clicked.connect(self.toggle_overlay)
-        self.calibrate_button = QPushButton("Calibrate…")
-        self.calibrate_button.setToolTip(
-            "Show the assistant where the plates are on a still picture of the game"
-        )
-        self.calibrate_button.clicked.connect(self.open_calibration)
-        self.load_button = QPushButton("Load profile…")
-        self.load_button.setToolTip("Use a calibration saved before")
-        self.load_button.clicked.connect(self.load_profile_dialog)
-        self.manual_button = QPushButton("Manual entry…")
-        self.manual_button.setToolTip("Click the plates in yourself and get the steps")
-        self.manual_button.clicked.connect(self.open_manual)
-        self.settings_button = QPushButton("Settings…")
-        self.settings_button.clicked.connect(self.open_settings)
-        self.demo_button = QPushButton("Try the demo room")
-        self.demo_button.setToolTip(
-            "A stand-in puzzle room with a new puzzle each time: click the floor to walk "
-            "there (plates you walk onto are stepped on), turn and zoom the camera with "
-            "the keys shown in it, and watch the assistant mark the plates."
-        )
-        self.demo_button.clicked.connect(self.open_demo)
-        self.report_button = QPushButton("Save report…")
-        self.report_button.clicked.connect(self.open_report_dialog)
-        self.panel_toggle = QCheckBox("Steps panel")
-        self.panel_toggle.setToolTip(
-            "A small window beside the game with the board and the steps left."
-        )
-        self.panel_toggle.setChecked(settings.show_steps_panel)
-        self.panel_toggle.toggled.connect(self.set_steps_panel)
-
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Game window:"))
-        top.addWidget(self.target, 1)
-        top.addWidget(refresh)
-        buttons = QHBoxLayout()
-        for button in (
-            self.start_button,
-            self.calibrate_button,
-            self.load_button,
-            self.manual_button,
-            self.settings_button,
-        ):
-            buttons.addWidget(button)
-        layout = QVBoxLayout()
-        layout.addWidget(self.notice)
-        layout.addLayout(top)
-        layout.addWidget(self.status)
-        layout.addWidget(self.profile_label)
-        layout.addLayout(buttons)
-        extras = QHBoxLayout()
-        extras.addWidget(self.demo_button)
-        extras.addWidget(self.report_button)
-        extras.addStretch(1)
-        extras.addWidget(self.panel_toggle)
-        layout.addLayout(extras)
-        body = QWidget()
-        body.setLayout(layout)
-        self.setCentralWidget(body)
+        self._build_widgets(notice)
+        self._lay_out_widgets()
         self.set_status("Press Start overlay to read the game window.")
         self._update_panel_visibility()
         self._register_hotkey()
@@ -709,75 +632,6 @@ class ControlWindow(QMainWindow):
         self.profile_label.setText(f"Profile: {path}")
         if self.session is not None:
             self.start_overlay()
-
-    # -- problem reports ---------------------------------------------------------------------
-    def _register_hotkey(self) -> None:
-        """(Again) the settings' global hotkey; the button's tip says it or why not."""
-        if self.hotkey is not None:
-            self.hotkey.unregister()
-            self.hotkey.deleteLater()
-        self.hotkey = GlobalHotkey(self.settings.report_hotkey, self)
-        self.hotkey.pressed.connect(self.open_report_dialog)
-        problem = self.hotkey.register()
-        key = self.settings.report_hotkey
-        tip = ("Save the last seconds the assistant read (the game window's pictures, what "
-               "it read and the marks it showed) as a folder on this computer, to look "
-               "into a wrong or missing overlay. You see what is in it first.")
-        if problem:
-            tip += " " + problem
-        elif key:
-            tip += f" Hotkey, also in the game: {key}."
-        self.report_button.setToolTip(tip)
-
-    def open_report_dialog(self) -> None:
-        """Take what the recorder holds now and show it; Save writes it off this thread."""
-        from assistant.gui.report_dialog import ReportDialog
-
-        if self.report_dialog is not None:
-            self.report_dialog.raise_()
-            return
-        snapshot = self.recorder.snapshot()
-        if not snapshot.records:
-            self.set_status("Nothing to report yet: the assistant has not read the game "
-                            "since it started. Start the overlay and try again.")
-            return
-        dialog = ReportDialog(snapshot, new_report_path(self.reports_folder), self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.save_report(dialog))
-        dialog.destroyed.connect(self._report_dialog_closed)
-        self.report_dialog = dialog
-        self.place_new_window(dialog)
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-
-    def _report_dialog_closed(self) -> None:
-        self.report_dialog = None
-
-    def save_report(self, dialog) -> None:
-        """Write the report the dialog shows, in a thread of its own."""
-        from assistant.gui.report_dialog import ReportWriter
-
-        about = settings_in_use(self.settings, self.profile, self.profile_path)
-        writer = ReportWriter(dialog.snapshot, dialog.destination(), dialog.note(), about,
-                              self)
-        writer.finished_saving.connect(self._report_saved)
-        writer.finished.connect(self._writer_done)
-        self.report_writer = writer
-        self.set_status("Saving the report…")
-        writer.start()
-
-    def _writer_done(self) -> None:
-        writer, self.report_writer = self.report_writer, None
-        if writer is not None:
-            writer.deleteLater()
-
-    def _report_saved(self, path, error) -> None:
-        if path is None:
-            self.set_status(f"{error} The assistant goes on reading.")
-        else:
-            self.set_status(f"Report saved in {path}. Nothing was sent anywhere: pass the "
-                            "folder on yourself if you want it looked into.")
 
     def closeEvent(self, event) -> None:
         self._end_session()
