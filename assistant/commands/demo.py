@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import re
 
 from assistant.errors import UserError, check_seconds
 
@@ -101,9 +99,9 @@ def run(args: argparse.Namespace) -> int:
 
     if display_problem():
         raise UserError(display_problem())
-    from assistant.gui.application import application, screen_area
+    from assistant.gui.application import application
     from assistant.gui.demo import DEMO_TITLE, DemoRoom, demo_camera, demo_params, new_seed
-    from assistant.gui.session import OverlaySession, exec_until_signalled
+    from assistant.gui.demo_run import run_demo_room
 
     app = application()
     title = args.title or DEMO_TITLE
@@ -123,136 +121,20 @@ def run(args: argparse.Namespace) -> int:
         walk_speed=args.walk_speed,
         camera=demo_camera(seed if fresh and not args.classic else None, params.frame_size),
     )
-    if args.json:
-        room.stepped.connect(lambda board: _emit({"room": board, "tile": list(room.tile)}))
-        room.puzzle_changed.connect(lambda board: _emit({"new_puzzle": board}))
-        room.arrived.connect(
-            lambda tile: _emit(
-                {"arrived": list(tile), "room": room.board, **_on_screen(room)}
-            )
-        )
-    else:
-        room.stepped.connect(lambda board: print(f"room: {board}", flush=True))
-        room.puzzle_changed.connect(lambda board: print(f"new puzzle: {board}", flush=True))
-    area = screen_area(None, room)
-    width, height = room.params.frame_size
-    # wholly on the screen the room opens on: centred, or at its corner when too big
-    room.move(max(area.left, area.left + (area.width - width) // 2),
-              max(area.top, area.top + (area.height - height) // 2))
-    room.show()
-    if args.json:  # where the plates are once the window manager has placed the room
-        from PyQt6.QtCore import QTimer
-
-        QTimer.singleShot(
-            500,
-            lambda: _emit(
-                {"view": list(room.tile), "room": room.board, "seed": room.params.seed,
-                 **_on_screen(room)}
-            ),
-        )
-    sessions = []
+    settings = recorder = None
     if not args.room_only:
-        from assistant.gui.overlay import parse_colour
         from assistant.settings import load_settings
 
         settings, _ = load_settings()
-        recorder = None
         if record_to is not None:
             from assistant.recorder import FlightRecorder
 
             recorder = FlightRecorder(settings.report_seconds)
-
-        def read_the_room() -> None:
-            """(Again, for a new puzzle: the last one's history would not explain it.)"""
-            overlay = None
-            if sessions:
-                old = sessions.pop()
-                old.stop()
-                overlay = old.overlay
-            session = OverlaySession(
-                f"^{re.escape(title)}$", fps=settings.fps,
-                colour=parse_colour(settings.mark_color), overlay=overlay,
-                recorder=recorder,  # a new puzzle starts the report afresh
-            )
-            if args.json:
-                session.state_changed.connect(lambda state: _emit(_state_json(state)))
-            else:
-                session.state_changed.connect(lambda state: print(state.status, flush=True))
-            session.start()
-            sessions.append(session)
-
-        read_the_room()
-        room.puzzle_changed.connect(lambda _board: read_the_room())
-    try:
-        exec_until_signalled(app, args.seconds)
-    finally:
-        for session in sessions:
-            session.stop()
-            session.overlay.close()
+    run_demo_room(app, room, title, json_lines=args.json, settings=settings,
+                  recorder=recorder, seconds=args.seconds)
     if record_to is not None:
         from assistant.commands.run import save_record
         from assistant.recorder import settings_in_use
 
         save_record(recorder, record_to, settings_in_use(settings))
     return 0
-
-
-def _emit(obj: dict) -> None:
-    print(json.dumps(obj), flush=True)
-
-
-def _on_screen(room) -> dict:
-    """Where the room is in physical screen pixels, as the overlay's marks are given: the
-    client area's top-left and size, and the plate centres (TOA_PLATES order, room
-    labelling), so a reader of the JSON can map a mark to the room's plate under it (the
-    assistant labels plates as seen on screen)."""
-    from PyQt6.QtCore import QPoint
-
-    origin = room.mapToGlobal(QPoint(0, 0))
-    ratio = room.devicePixelRatioF()
-    return {
-        "origin": [round(origin.x() * ratio), round(origin.y() * ratio)],
-        "size": [round(room.width() * ratio), round(room.height() * ratio)],
-        "plates": [
-            [round((origin.x() + float(x)) * ratio, 1), round((origin.y() + float(y)) * ratio, 1)]
-            for x, y in room.scene.plate_centres
-        ],
-    }
-
-
-def _state_json(state) -> dict:
-    """What the overlay shows: the kind, the marks (row, column, screen centre in
-    physical pixels, certain), the plates hidden, inferred or undecided, and the route."""
-    return {
-        "kind": state.kind,
-        "marks": [
-            {
-                "row": m.row,
-                "col": m.col,
-                "x": round(float(m.centre[0]), 1),
-                "y": round(float(m.centre[1]), 1),
-                "certain": bool(m.certain),
-            }
-            for m in state.marks
-        ],
-        "board": None if state.board is None else state.board.format(),
-        "hidden": [list(c) for c in state.hidden],
-        "inferred": [list(c) for c in state.inferred],
-        "undecided": [list(c) for c in state.undecided],
-        "status": state.status,
-        "route": _route_json(state.route_marks),
-    }
-
-
-def _route_json(marks) -> dict | None:
-    """The route as drawn: the next plate (row, column as the marks) and the centre of
-    each waypoint mark to click before it, in physical screen pixels."""
-    if marks is None:
-        return None
-    return {
-        "next": None if marks.next_plate is None else list(marks.next_plate),
-        "waypoints": [
-            [round(float(x), 1), round(float(y), 1)]
-            for x, y in (polygon.mean(axis=0) for polygon in marks.waypoint_marks)
-        ],
-    }

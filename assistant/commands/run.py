@@ -72,45 +72,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(display_problem())
     from assistant.gui.application import application
     from assistant.gui.overlay import parse_colour
-    from assistant.gui.session import OverlaySession, exec_until_signalled
+    from assistant.gui.overlay_run import run_overlay
 
     try:
         colour = parse_colour(args.colour or settings.mark_color)
     except ValueError as error:
         raise UserError(f"The mark colour {error}.") from None
     app = application()
-    session = OverlaySession(title, profile, fps=fps, objective=objective, colour=colour,
-                             show_route=settings.show_route,
-                             crossing_steps=settings.crossing_steps, recorder=recorder)
-    last = {"status": None}
-    from PyQt6.QtCore import QTimer
-
-    gone = QTimer()  # with --record: the game window gone for good ends the run
-    gone.setSingleShot(True)
-    gone.setInterval(int(GONE_FOR_GOOD_SECONDS * 1000))
-    gone.timeout.connect(app.quit)
-    seen = {"window": False}
-
-    def shown(state) -> None:
-        if state.status != last["status"]:
-            last["status"] = state.status
-            print(state.status, flush=True)
-        if recorder is None:
-            return
-        if state.kind == "no-window":
-            if seen["window"] and not gone.isActive():
-                gone.start()
-        else:
-            seen["window"] = seen["window"] or state.window is not None
-            gone.stop()
-
-    session.state_changed.connect(shown)
-    session.start()
-    try:
-        exec_until_signalled(app, args.seconds)
-    finally:
-        session.stop()
-        session.overlay.close()
+    run_overlay(app, title, profile, settings, fps=fps, objective=objective, colour=colour,
+                recorder=recorder, seconds=args.seconds,
+                gone_for_good_seconds=GONE_FOR_GOOD_SECONDS)
     if recorder is not None:
         save_record(recorder, record_to, settings_in_use(settings, profile, args.profile))
     return 0
