@@ -484,8 +484,3 @@ def _steps_sentence(board: Board, solution, marks: tuple[Mark, ...], inference: 
         status += " " + inferred_sentence(board, inference.inferred, reading.cell_noun,
                                           unclear=reading.unclear)
     return status
-
-
-# the names that lived here before the session's memory moved to assistant.session
-_inferred_sentence = inferred_sentence
-_undecided_sentence = undecided_sentence
