@@ -1333,7 +1333,7 @@ def test_walkable_changes_are_those_of_the_plain_search(k):
     """The walkable-changes search (bit masks on two-state boards, arrays otherwise) finds
     the changes the plain array search finds: the ToA ring and boards with holes, random
     walks and budgets, from none to every plate many times over."""
-    from assistant.inference import _walkable_deltas
+    from assistant.session.moves import walkable_deltas as _walkable_deltas
 
     rng = np.random.default_rng([k, 80])
     ring = toa_board("000/0#0/000")

@@ -7,16 +7,11 @@ import numpy as np
 import pytest
 
 from assistant.capture import Rect, WindowInfo, blank_frame_reason, find_window
-from assistant.live import (
-    BODY_SHADOW_SPACINGS,
-    RELOCATE_EVERY,
-    LiveLoop,
-    LiveState,
-    Stabilizer,
-    _behind_a_body,
-)
+from assistant.live import LiveLoop, LiveState, Stabilizer
 from assistant.puzzle import Board, toa_board
 from assistant.scene import SceneParams, render_scene, screen_board
+from assistant.session.spot import BODY_SHADOW_SPACINGS, _behind_a_body
+from assistant.session.tracker import RELOCATE_EVERY
 from assistant.solver import solve
 from assistant.vision.geometry import SAMPLE_RADIUS
 from assistant.vision.reader import read_frame
@@ -239,7 +234,7 @@ def test_the_periodic_check_searches_again_only_when_a_diamond_is_off_its_place(
     """Every RELOCATE_EVERY frames the diamonds are checked where the corners place them
     (vision.locate.ring_in_place, on the small grab); only a failed check costs a search
     of the whole window (a camera creeping away with the board read the same)."""
-    import assistant.live as live
+    import assistant.session.tracker as live
 
     scene = room("111/0#0/110")
     checked: list[int] = []
@@ -427,16 +422,16 @@ def test_the_time_between_readings_is_the_time_between_their_pictures() -> None:
     loop, grabber, told = _timed_loop(room("111/0#0/110").frame, grab_seconds=0.1)
     loop.tick()
     loop.tick()
-    read = loop.reader.read
+    read = loop.reader.step
 
     def slow_read(*args, **kwargs):
         result = read(*args, **kwargs)
         grabber.now += 0.7
         return result
 
-    loop.reader.read = slow_read
+    loop.reader.step = slow_read
     loop.tick()  # grabbed 0.1 s after the frame before, read in 0.7 s
-    loop.reader.read = read
+    loop.reader.step = read
     loop.tick()  # grabbed at once after that read: 0.8 s after the picture before
     assert told[-2:] == [pytest.approx(0.1), pytest.approx(0.8)]
 

@@ -351,7 +351,7 @@ def test_a_first_step_that_also_reads_as_a_camera_snap_is_decided_by_the_statue(
     snap out, so the marks are certain; without it they are not (the control) when the
     camera looks along the room's axes, as a snap would leave it (93° and 181°); 6° off
     them (276°, the demo room's view) the view alone rules the snap out."""
-    import assistant.live as live
+    import assistant.session.landmarks as live
 
     frames = [_standing_room("000/0#0/100", (1.0, 2.5), yaw)] * 3
     frames += [_standing_room("000/0#0/011", (1.0, 2.0), yaw)] * 3

@@ -132,7 +132,7 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
     real = bench.between_raids
 
     def spy(sequence, shape, seed):
-        loops.append((sequence.loop._spot_trusted, sequence.frames))
+        loops.append((sequence.loop.session.spot.trusted, sequence.frames))
         real(sequence, shape, seed)
 
     monkeypatch.setattr(bench, "between_raids", spy)
@@ -215,7 +215,7 @@ def test_a_player_standing_still_through_a_turn_has_stepped_on_nothing():
     states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
     for index in (7, 8, 9):  # after the stabiliser's frame
         assert judge_state(states[index], walk[index]) == "right", index
-    assert sequence.loop._spot_trusted
+    assert sequence.loop.session.spot.trusted
 
 
 def test_a_compass_snap_at_the_start_is_told_by_the_room_around_the_ring():
@@ -260,7 +260,7 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
     sequence = PictureSequence(interval=0.1)
     states = [sequence.feed(frame.scene.frame) for frame in walk[:7]]
     assert sequence.loop.last_observed.reading.hidden  # the player hides plates
-    assert not sequence.loop._spot_trusted
+    assert not sequence.loop.session.spot.trusted
     before, now = anchors_seen[-1]
     assert before == now  # still: the same grid point under the (unlearnt) spot
     assert judge_state(states[6], walk[6]) == "right"
@@ -279,10 +279,10 @@ def test_the_spot_is_trusted_only_where_the_camera_draws_the_player():
     for index, frame in enumerate(walk[:23]):
         state = sequence.feed(frame.scene.frame)
         loop = sequence.loop
-        if loop._spot_trusted:
-            x, y = loop._spot_cache
+        if loop.session.spot.trusted:
+            x, y = loop.session.spot.learnt
             cx, cy = frame.camera.screen_centre
-            assert abs(x - cx) < 8 and abs(y - cy) < 8, (index, loop._spot_cache)
+            assert abs(x - cx) < 8 and abs(y - cy) < 8, (index, loop.session.spot.learnt)
         if index >= 16 and not sequence.held:  # (the stabiliser holds a step's frame)
             assert judge_state(state, frame) == "right", index
 
@@ -302,7 +302,7 @@ def test_the_plate_under_the_player_is_never_read():
         state = sequence.feed(frame.scene.frame)
         assert judge_state(state, frame) != "wrong" or sequence.held, index
     loop = sequence.loop
-    assert loop._spot_trusted
+    assert loop.session.spot.trusted
     assert len(loop.last_observed.reading.hidden) == 1  # the player's plate
     assert judge_state(state, walk[22]) == "right"
 
@@ -320,7 +320,7 @@ def test_once_the_spot_is_trusted_the_first_step_is_told_again():
     trusted_at = None
     for index, frame in enumerate(walk):
         state = sequence.feed(frame.scene.frame)
-        if trusted_at is None and sequence.loop._spot_trusted:
+        if trusted_at is None and sequence.loop.session.spot.trusted:
             trusted_at = index
         if trusted_at is not None and not sequence.held:
             assert judge_state(state, frame) == "right", index
@@ -340,7 +340,7 @@ def test_a_pitch_about_the_player_trusts_the_spot():
     for index, frame in enumerate(walk):
         state = sequence.feed(frame.scene.frame)
         if index == 7:
-            assert sequence.loop._spot_trusted
+            assert sequence.loop.session.spot.trusted
         if index >= 7 and not sequence.held:
             assert judge_state(state, frame) == "right", index
 
@@ -358,9 +358,9 @@ def _spot_and_marks_right(walk, right_from: int, trusted_from: int | None = None
         if each is not None:
             each(index, loop)
         if trusted_from is not None and index >= trusted_from:
-            assert loop._spot_trusted, index
-        if loop._spot_trusted:
-            x, y = loop._spot_cache
+            assert loop.session.spot.trusted, index
+        if loop.session.spot.trusted:
+            x, y = loop.session.spot.learnt
             cx, cy = frame.camera.screen_centre
             assert abs(x - cx) < 10 and abs(y - cy) < 10, (index, (x, y))
         if index >= right_from and not sequence.held:
@@ -384,7 +384,8 @@ def test_a_hidden_corner_s_guessed_place_does_not_move_the_view():
 
     def still_after_the_step(index, loop):
         if index == 6:
-            assert loop._view_shift is not None and loop._view_shift < 4, loop._view_shift
+            shift = loop.session.views.shift
+            assert shift is not None and shift < 4, shift
 
     _spot_and_marks_right(walk, right_from=6, each=still_after_the_step)
 
@@ -400,7 +401,7 @@ def test_a_snap_about_a_player_on_a_corner_plate_is_not_taken_for_a_step() -> No
     assert [f.event for f in walk[7:10]] == ["turn", "walking", "walking"]
     sequence = PictureSequence(interval=0.1)
     states = [sequence.feed(frame.scene.frame) for frame in walk[:10]]
-    assert sequence.loop._spot_trusted
+    assert sequence.loop.session.spot.trusted
     assert [judge_state(states[i], walk[i]) for i in (8, 9)] == ["right", "right"]
 
 
@@ -558,7 +559,7 @@ def test_the_spot_learnt_in_one_raid_tells_the_next_raids_first_step():
     sequence = PictureSequence(interval=0.1)
     for frame in first:
         sequence.feed(frame.scene.frame)
-    assert sequence.loop._spot_trusted
+    assert sequence.loop.session.spot.trusted
     between_raids(sequence, second[0].scene.frame.shape, seed=5)
     for index, frame in enumerate(second):
         state = sequence.feed(frame.scene.frame)
@@ -726,7 +727,7 @@ def test_a_still_view_along_the_room_s_axes_after_the_first_step_is_no_snap():
     assert walk[6].camera.yaw_deg % 90 == 0 and walk[6].player_plate == 6
     sequence = PictureSequence(interval=0.1)
     states = [sequence.feed(frame.scene.frame) for frame in walk[:8]]
-    assert not sequence.loop._spot_trusted
+    assert not sequence.loop.session.spot.trusted
     assert [judge_state(states[index], walk[index]) for index in (6, 7)] == ["right", "right"]
 
 
@@ -742,7 +743,7 @@ def test_a_turn_before_the_first_step_pins_the_spot_with_no_plate_hidden():
     sequence = PictureSequence(interval=0.1)
     for frame in walk[:2]:
         sequence.feed(frame.scene.frame)
-    assert not sequence.loop._spot_trusted
+    assert not sequence.loop.session.spot.trusted
     _spot_and_marks_right(walk[:12], right_from=1, trusted_from=2)
 
 
@@ -780,9 +781,9 @@ def test_a_turn_while_walking_does_not_pin_the_spot():
         for frame in frames:
             sequence.feed(frame)
         loop = sequence.loop
-        assert loop._spot_trusted is trusted, walked
+        assert loop.session.spot.trusted is trusted, walked
         if trusted:
-            x, y = loop._spot_cache
+            x, y = loop.session.spot.learnt
             cx, cy = walk[0].camera.screen_centre
             assert abs(x - cx) < 10 and abs(y - cy) < 10
 

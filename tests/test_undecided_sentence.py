@@ -12,8 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from assistant.inference import common_presses
-from assistant.live import _inferred_sentence, _undecided_sentence
 from assistant.puzzle import Board, toa_board
+from assistant.session.sentences import inferred_sentence as _inferred_sentence
+from assistant.session.sentences import undecided_sentence as _undecided_sentence
 
 
 def sentence(boards, undecided, outside=(), noun="Plate", **kw) -> str:

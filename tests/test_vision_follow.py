@@ -978,7 +978,7 @@ def test_the_search_on_five_stops_a_second_after_the_ring_was_last_found(monkeyp
     for FIVE_DIAMOND_SEARCHES searches after one found the ring. A puzzle gone from view
     for good (the player walked on after solving it) does not pay for it on every frame:
     from then on the fresh search goes on to five through the gold it found instead."""
-    import assistant.live as live
+    import assistant.session.tracker as live
 
     seen = room((1.0, 2.6), yaw=0, pitch=30, spacing=80)
     away = np.full_like(seen.frame, 60)

@@ -135,8 +135,8 @@ def test_on_walk_throughs_the_turn_told_is_always_the_true_one(source):
     the drawn room's floor around the plates is even, and tells few."""
     from walks import walk_through
 
-    from assistant.live import MAX_HIDDEN_IN_SESSION
     from assistant.vision import read_frame
+    from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
 
     if source == "screenshot":
         from conftest import shared_file
