@@ -21,7 +21,7 @@ import cv2
 import pytest
 from x11 import start_x_server, wait_for
 
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "packaging"))
@@ -75,10 +75,14 @@ class Built:
         return subprocess.run([str(self.exe), *args], env=self.env, cwd=cwd or self.home,
                               capture_output=True, text=True, timeout=120)
 
-    def source(self, *args: str) -> subprocess.CompletedProcess:
-        """The same command from the clone's source, for comparison."""
+    def source(self, *args: str, lab: bool = True) -> subprocess.CompletedProcess:
+        """The same command from the clone's source, for comparison; ``lab=False``: with
+        the lab (lab/, which the executable leaves out) made unimportable."""
         env = dict(self.env, PYTHONPATH=str(self.clone))
-        return subprocess.run([sys.executable, "-m", "assistant", *args], env=env,
+        start = ["-m", "assistant"] if lab else [
+            "-c", "import sys; sys.modules['lab'] = None; from assistant.cli import main; "
+            "raise SystemExit(main(sys.argv[1:]))"]
+        return subprocess.run([sys.executable, *start, *args], env=env,
                               cwd=self.home, capture_output=True, text=True, timeout=120)
 
 
@@ -124,10 +128,32 @@ def test_version(built, bundle_before):
 
 
 def test_every_subcommand_is_there(built, bundle_before):
-    frozen, source = built.run("--help"), built.source("--help")
+    frozen, source = built.run("--help"), built.source("--help", lab=False)
     assert frozen.returncode == 0, frozen.stderr
     assert frozen.stdout == source.stdout
     assert "solve" in frozen.stdout and "detect" in frozen.stdout
+
+
+def test_lab_commands_say_where_they_run(built, bundle_before):
+    """The benchmarks are the lab's (lab/), which the executable leaves out: each says in
+    one sentence that it runs from a source checkout, exit status 2."""
+    for command in ("bench", "bench-vision", "bench-walk", "bench-live", "bench-lightup"):
+        result = built.run(command, "--json")
+        assert result.returncode == 2, (command, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "source checkout" in lines[0], (command, lines)
+        assert result.stdout == ""
+
+
+def test_no_lab_module_is_bundled(built, bundle_before):
+    """Neither the synthetic rooms, the walk-throughs, the benchmarks nor the soak run."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    modules = set(CArchiveReader(str(built.exe)).open_embedded_archive("PYZ.pyz").toc)
+    assert "assistant.demo_room.room" in modules and "assistant.cli" in modules
+    lab = ("lab", "assistant.scene", "assistant.scene3d", "assistant.walkthrough",
+           "assistant.recorder_bench", "assistant.gui.soak", "assistant.commands.bench")
+    assert not [name for name in modules if name.startswith(lab)]
 
 
 def test_solve_the_toa_room(built, bundle_before):
@@ -155,11 +181,16 @@ def test_detect_a_rendered_room(built, bundle_before):
 
 
 def test_shipped_profile_is_read_from_the_bundle(built, bundle_before):
-    """bench-vision reads the ToA profile with importlib.resources (toa_default_profile)."""
-    frozen = built.run("bench-vision", "--frames", "3", "--no-speed", "--json")
+    """calibrate starts from the ToA profile, read with importlib.resources
+    (toa_default_profile)."""
+    scene = render_scene(SceneParams(seed=3, board=BOARD, frame_size=(800, 600),
+                                     centre=(400, 300), spacing=70.0))
+    picture, profile = built.home / "calibrate.png", built.home / "calibrated.json"
+    assert cv2.imwrite(str(picture), scene.frame)
+    frozen = built.run("calibrate", "--image", str(picture), "--auto", "--out", str(profile))
     assert frozen.returncode == 0, frozen.stderr
-    assert frozen.stderr == ""
-    assert json.loads(frozen.stdout)
+    assert json.loads(profile.read_text("utf-8"))
+    profile.unlink()
     internal = built.exe.parent / "_internal"
     assert (internal / "assistant" / "presets" / "toa.json").is_file()
     assert (internal / "assistant" / "gui" / "icon.png").is_file()

@@ -61,6 +61,16 @@ def test_only_core_gui_and_widgets_of_qt():
     assert {"tkinter", "PySide6", "PyQt5", "clingo"} <= set(bundle.EXCLUDED_MODULES)
 
 
+def test_the_lab_is_left_out_of_the_executable():
+    """The spec collects every module under assistant/ (the subcommands are imported by
+    name): the lab (synthetic rooms, walk-throughs, benchmarks, soak) lives beside it in
+    the repository, and is excluded should anything name it."""
+    assert "lab" in bundle.EXCLUDED_MODULES
+    product = {path.stem for path in (REPO / "assistant").rglob("*.py")}
+    assert not {"scene", "scene3d", "walkthrough", "recorder_bench", "soak"} & product
+    assert not [name for name in product if name.startswith("bench")]
+
+
 @pytest.mark.parametrize(
     ("platform", "backend"),
     [("linux", "pywinctl._pywinctl_linux"), ("win32", "pywinctl._pywinctl_win"),

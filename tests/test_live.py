@@ -16,10 +16,10 @@ from assistant.live import (
     _behind_a_body,
 )
 from assistant.puzzle import Board, toa_board
-from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.solver import solve
 from assistant.vision.geometry import SAMPLE_RADIUS
 from assistant.vision.reader import read_frame
+from lab.scene import SceneParams, render_scene, screen_board
 
 
 class FakeBackend:

@@ -35,8 +35,8 @@ import pytest
 from x11 import start_x_server
 
 from assistant.puzzle import toa_board
-from assistant.scene import SceneParams, render_scene
-from assistant.walkthrough import walk_through
+from lab.scene import SceneParams, render_scene
+from lab.walkthrough import walk_through
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
