@@ -90,8 +90,7 @@ def _lab_command(name: str) -> ModuleType | SimpleNamespace:
 
     return SimpleNamespace(
         NAME=command,
-        HELP=f"A benchmark (from a source checkout of the repository only: {command} needs "
-        "its lab/ folder).",
+        HELP="A benchmark; it runs from a source checkout of the repository only.",
         add_arguments=lambda parser: parser.set_defaults(_lab_missing=True),
         run=run,
     )
