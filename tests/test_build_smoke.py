@@ -9,6 +9,7 @@ committed state of the checkout, not uncommitted edits.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -248,23 +249,23 @@ def test_gui_runs_two_seconds_without_error_output(built, bundle_before, display
 
 
 def test_live_loop_reads_a_window(built, bundle_before, display):
-    """bench-live opens a stand-in room and runs the live loop on it: window tracking
-    (pywinctl, imported lazily), capture (mss) and the reader with the shipped profile."""
-    result = subprocess.run([str(built.exe), "bench-live", "--seconds", "3", "--json"],
+    """The demo room with the assistant on it: window tracking (pywinctl, imported lazily),
+    capture (mss), the reader with the shipped profile and the overlay's marks, all in the
+    executable (bench-live, which drives the loop harder, is the lab's: a checkout's)."""
+    result = subprocess.run([str(built.exe), "demo", "--classic", "--board", BOARD,
+                             "--seconds", "6", "--json"],
                             env=display, cwd=built.home, capture_output=True, text=True,
                             timeout=300)
-    # Exit status 1 says a speed target was missed on this (shared, virtual) display: a
-    # figure, not a failure of the executable.
-    assert result.returncode in (0, 1), result.stderr
+    assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    rows = [json.loads(line) for line in result.stdout.splitlines()]
-    cases = [row["case"] for row in rows]
-    assert cases == ["live-1280x720-tracked", "live-1280x720-baseline-locate-every-frame",
-                     "live-1280x720-walk-through", "live-1280x720-tracked-recording",
-                     "recorder-1280x720", "recorder-1920x1080"], cases
-    live = rows[:4]  # the loop's runs; then the flight recorder's own figures
-    assert all(row["frames"] > 0 and row["in_view"] for row in live), live
-    assert rows[2]["solved"], rows[2]  # the executable's loop walked a whole answer
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    view = next(line for line in lines if "view" in line)
+    read = [line for line in lines if line.get("board") == BOARD]
+    assert view["room"] == BOARD and read, lines
+    marks = read[-1]["marks"]
+    assert sorted((mark["row"], mark["col"]) for mark in marks) == [(0, 0), (0, 1), (1, 2)]
+    for mark in marks:  # each on a plate of the room as the window manager placed it
+        assert min(math.hypot(mark["x"] - x, mark["y"] - y) for x, y in view["plates"]) < 6
 
 
 def test_nothing_is_written_beside_the_executable(built, bundle_before):
