@@ -147,3 +147,19 @@ def test_macos_keys_ask_for_screen_recording_and_high_dpi():
         keys = plistlib.load(handle)
     assert "screen" in keys["NSScreenCaptureUsageDescription"].lower()
     assert keys["NSHighResolutionCapable"] is True
+
+
+def test_pip_installs_every_package_of_the_assistant_and_not_the_lab():
+    """pyproject.toml lists its packages: each package folder under assistant/ is there
+    (a missing one would leave an installed demo without its room), the lab is not."""
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {
+        ".".join(path.parent.relative_to(REPO).parts)
+        for path in (REPO / "assistant").rglob("__init__.py")
+    }
+    assert folders <= listed
+    assert "assistant.demo_room" in listed
+    assert not [name for name in listed if name.split(".")[0] == "lab"]
