@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-core golden structure bench bench-vision bench-walk bench-live soak deps system-deps runtime-deps exe lint clean
+.PHONY: run test test-core golden structure bench bench-vision bench-walk bench-live bench-lightup soak deps system-deps runtime-deps exe lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,10 @@ bench-vision: deps
 bench-walk: deps
 	$(BIN)/toa-assistant bench-walk
 
+# The Light Up solver on generated 30x30 and 100x100 puzzles.
+bench-lightup: deps
+	$(BIN)/toa-assistant bench-lightup
+
 # Needs a display with a window manager: starts a virtual one (Xvfb + openbox) when
 # there is none.
 bench-live: deps system-deps
@@ -102,7 +106,7 @@ smoke-exe-windows: deps system-deps
 	TOA_WINDOWS_SMOKE=1 $(BIN)/python -m pytest -m slow -p no:cacheprovider tests/test_windows_smoke.py
 
 lint: deps
-	$(BIN)/ruff check assistant tests
+	$(BIN)/ruff check assistant lab tests
 
 clean:
 	rm -rf $(VENV) build dist/toa-assistant* .pytest_cache

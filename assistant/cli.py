@@ -9,17 +9,20 @@ from __future__ import annotations
 import argparse
 import codecs
 import importlib
+import importlib.util
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
 from typing import NoReturn
 
 from assistant import __version__
 from assistant.errors import UserError
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main", "use_utf8_output"]
+__all__ = ["COMMAND_MODULES", "LAB_COMMANDS", "build_parser", "main", "use_utf8_output"]
 
-#: Subcommand modules under ``assistant.commands``, in the order ``--help`` lists them.
+#: Subcommand modules, in the order ``--help`` lists them: under ``assistant.commands``, or
+#: under ``lab.commands`` for those in :data:`LAB_COMMANDS`.
 COMMAND_MODULES: tuple[str, ...] = (
     "solve",
     "manual",
@@ -36,6 +39,17 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bench_lightup",
 )
 
+#: The benchmark commands, by module: they live in the lab (lab/commands in the
+#: repository), which is neither installed nor bundled into the executable. Their names
+#: here let the command line say so when the lab is not there.
+LAB_COMMANDS: dict[str, str] = {
+    "bench": "bench",
+    "bench_live": "bench-live",
+    "bench_vision": "bench-vision",
+    "bench_walk": "bench-walk",
+    "bench_lightup": "bench-lightup",
+}
+
 EXIT_USAGE = 2
 
 
@@ -50,8 +64,47 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {sentence} See '{self.prog} --help'.\n")
 
 
-def _load(name: str) -> ModuleType:
+def _load(name: str) -> ModuleType | SimpleNamespace:
+    if name in LAB_COMMANDS:
+        return _lab_command(name)
     return importlib.import_module(f"assistant.commands.{name}")
+
+
+def _lab_command(name: str) -> ModuleType | SimpleNamespace:
+    """The lab's command module, or a stand-in that says where it runs when the lab is
+    not here (the executable, an installed package)."""
+    _find_lab()
+    try:
+        return importlib.import_module(f"lab.commands.{name}")
+    except ModuleNotFoundError as error:
+        if error.name not in ("lab", "lab.commands", f"lab.commands.{name}"):
+            raise  # the lab is here, something it needs is not: not ours to hide
+    command = LAB_COMMANDS[name]
+
+    def run(_args: argparse.Namespace) -> int:
+        raise UserError(
+            f"{command} runs from a source checkout of the repository only (e.g. 'make "
+            f"{command}'): the lab it needs is not part of the executable or an installed "
+            "package."
+        )
+
+    return SimpleNamespace(
+        NAME=command,
+        HELP="A benchmark; it runs from a source checkout of the repository only.",
+        add_arguments=lambda parser: parser.set_defaults(_lab_missing=True),
+        run=run,
+    )
+
+
+def _find_lab() -> None:
+    """Make the lab importable when this assistant package runs from a checkout of the
+    repository (an editable install or ``python -m assistant`` there): the checkout's
+    folder goes at the end of the import path, so it shadows nothing installed."""
+    if "lab" in sys.modules or importlib.util.find_spec("lab") is not None:
+        return
+    checkout = Path(__file__).resolve().parents[1]
+    if (checkout / "lab" / "__init__.py").is_file() and str(checkout) not in sys.path:
+        sys.path.append(str(checkout))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,7 +156,11 @@ def use_utf8_output(platform: str | None = None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     use_utf8_output()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and not getattr(args, "_lab_missing", False):
+        # what parse_args does; a lab command without its lab takes any arguments, so that
+        # it can say where it runs instead of what it does not know
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     run = getattr(args, "_run", _default_run)
     try:
         return int(run(args) or 0)

@@ -30,8 +30,10 @@ __all__ = [
 QT_KEPT_MODULES = ("QtCore", "QtGui", "QtWidgets")
 
 #: Modules never bundled: other Qt bindings, tkinter, the optional clingo engine (the
-#: executable answers with the internal engine; see the ADR), and development tools.
+#: executable answers with the internal engine; see the ADR), development tools, and the
+#: repository's lab (synthetic rooms, benchmarks, soak: lab/, a source checkout's only).
 EXCLUDED_MODULES = (
+    "lab",
     "tkinter",
     "_tkinter",
     "turtle",

@@ -27,11 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from assistant.commands.bench_vision import SCREENSHOT_PATH, cases, real_room_case  # noqa: E402
-from assistant.commands.bench_walk import display_scale_of, thinned  # noqa: E402
 from assistant.sequence import PictureSequence, state_record  # noqa: E402
 from assistant.vision import read_frame  # noqa: E402
-from assistant.walkthrough import walk_through  # noqa: E402
+from lab.commands.bench_vision import SCREENSHOT_PATH, cases, real_room_case  # noqa: E402
+from lab.commands.bench_walk import display_scale_of, thinned  # noqa: E402
+from lab.walkthrough import walk_through  # noqa: E402
 
 RECORD = ROOT / "tests" / "fixtures" / "golden" / "record.json"
 

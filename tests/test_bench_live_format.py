@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.commands.bench_live import format_row
+from lab.commands.bench_live import format_row
 
 
 def _row(case: str, frame_ms: float, cpu: float) -> dict:

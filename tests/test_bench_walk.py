@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from assistant.commands.bench_walk import (
+from assistant.puzzle import TOA_PLATES
+from lab.commands.bench_walk import (
     DISPLAY_SCALES,
     display_scale_of,
     plate_at,
@@ -17,8 +18,7 @@ from assistant.commands.bench_walk import (
     session_groups,
     share_interval,
 )
-from assistant.puzzle import TOA_PLATES
-from assistant.scene import Camera, SceneParams, render_scene
+from lab.scene import Camera, SceneParams, render_scene
 
 
 @pytest.mark.parametrize("sessions, jobs", [(1, 1), (5, 2), (7, 3), (2, 8)])
@@ -117,7 +117,7 @@ def test_thinned_keeps_every_kth_walking_frame_and_every_standing_one():
     none) and every frame of a player standing, each with its index in the session."""
     from types import SimpleNamespace
 
-    from assistant.commands.bench_walk import thinned
+    from lab.commands.bench_walk import thinned
 
     events = ["start", "idle", "walking", "walking", "walking", "stepped", "idle",
               "walking", "walking", "stepped"]
@@ -140,7 +140,7 @@ def test_results_are_appended_one_row_per_source_and_stride_under_one_header(tmp
     the header is written once."""
     import csv
 
-    from assistant.commands.bench_walk import RESULTS_COLUMNS, record_results, results_rows
+    from lab.commands.bench_walk import RESULTS_COLUMNS, record_results, results_rows
 
     results = {"synthetic": {"strides": {
         "1": _walked(90, 100, {"uncertain: two ways": 6, "blank: no ring": 3, "wrong": 1}),

@@ -9,6 +9,7 @@ committed state of the checkout, not uncommitted edits.
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import cv2
 import pytest
 from x11 import start_x_server, wait_for
 
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "packaging"))
@@ -75,10 +76,14 @@ class Built:
         return subprocess.run([str(self.exe), *args], env=self.env, cwd=cwd or self.home,
                               capture_output=True, text=True, timeout=120)
 
-    def source(self, *args: str) -> subprocess.CompletedProcess:
-        """The same command from the clone's source, for comparison."""
+    def source(self, *args: str, lab: bool = True) -> subprocess.CompletedProcess:
+        """The same command from the clone's source, for comparison; ``lab=False``: with
+        the lab (lab/, which the executable leaves out) made unimportable."""
         env = dict(self.env, PYTHONPATH=str(self.clone))
-        return subprocess.run([sys.executable, "-m", "assistant", *args], env=env,
+        start = ["-m", "assistant"] if lab else [
+            "-c", "import sys; sys.modules['lab'] = None; from assistant.cli import main; "
+            "raise SystemExit(main(sys.argv[1:]))"]
+        return subprocess.run([sys.executable, *start, *args], env=env,
                               cwd=self.home, capture_output=True, text=True, timeout=120)
 
 
@@ -124,10 +129,32 @@ def test_version(built, bundle_before):
 
 
 def test_every_subcommand_is_there(built, bundle_before):
-    frozen, source = built.run("--help"), built.source("--help")
+    frozen, source = built.run("--help"), built.source("--help", lab=False)
     assert frozen.returncode == 0, frozen.stderr
     assert frozen.stdout == source.stdout
     assert "solve" in frozen.stdout and "detect" in frozen.stdout
+
+
+def test_lab_commands_say_where_they_run(built, bundle_before):
+    """The benchmarks are the lab's (lab/), which the executable leaves out: each says in
+    one sentence that it runs from a source checkout, exit status 2."""
+    for command in ("bench", "bench-vision", "bench-walk", "bench-live", "bench-lightup"):
+        result = built.run(command, "--json")
+        assert result.returncode == 2, (command, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and "source checkout" in lines[0], (command, lines)
+        assert result.stdout == ""
+
+
+def test_no_lab_module_is_bundled(built, bundle_before):
+    """Neither the synthetic rooms, the walk-throughs, the benchmarks nor the soak run."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    modules = set(CArchiveReader(str(built.exe)).open_embedded_archive("PYZ.pyz").toc)
+    assert "assistant.demo_room.room" in modules and "assistant.cli" in modules
+    lab = ("lab", "assistant.scene", "assistant.scene3d", "assistant.walkthrough",
+           "assistant.recorder_bench", "assistant.gui.soak", "assistant.commands.bench")
+    assert not [name for name in modules if name.startswith(lab)]
 
 
 def test_solve_the_toa_room(built, bundle_before):
@@ -155,11 +182,16 @@ def test_detect_a_rendered_room(built, bundle_before):
 
 
 def test_shipped_profile_is_read_from_the_bundle(built, bundle_before):
-    """bench-vision reads the ToA profile with importlib.resources (toa_default_profile)."""
-    frozen = built.run("bench-vision", "--frames", "3", "--no-speed", "--json")
+    """calibrate starts from the ToA profile, read with importlib.resources
+    (toa_default_profile)."""
+    scene = render_scene(SceneParams(seed=3, board=BOARD, frame_size=(800, 600),
+                                     centre=(400, 300), spacing=70.0))
+    picture, profile = built.home / "calibrate.png", built.home / "calibrated.json"
+    assert cv2.imwrite(str(picture), scene.frame)
+    frozen = built.run("calibrate", "--image", str(picture), "--auto", "--out", str(profile))
     assert frozen.returncode == 0, frozen.stderr
-    assert frozen.stderr == ""
-    assert json.loads(frozen.stdout)
+    assert json.loads(profile.read_text("utf-8"))
+    profile.unlink()
     internal = built.exe.parent / "_internal"
     assert (internal / "assistant" / "presets" / "toa.json").is_file()
     assert (internal / "assistant" / "gui" / "icon.png").is_file()
@@ -217,23 +249,23 @@ def test_gui_runs_two_seconds_without_error_output(built, bundle_before, display
 
 
 def test_live_loop_reads_a_window(built, bundle_before, display):
-    """bench-live opens a stand-in room and runs the live loop on it: window tracking
-    (pywinctl, imported lazily), capture (mss) and the reader with the shipped profile."""
-    result = subprocess.run([str(built.exe), "bench-live", "--seconds", "3", "--json"],
+    """The demo room with the assistant on it: window tracking (pywinctl, imported lazily),
+    capture (mss), the reader with the shipped profile and the overlay's marks, all in the
+    executable (bench-live, which drives the loop harder, is the lab's: a checkout's)."""
+    result = subprocess.run([str(built.exe), "demo", "--classic", "--board", BOARD,
+                             "--seconds", "6", "--json"],
                             env=display, cwd=built.home, capture_output=True, text=True,
                             timeout=300)
-    # Exit status 1 says a speed target was missed on this (shared, virtual) display: a
-    # figure, not a failure of the executable.
-    assert result.returncode in (0, 1), result.stderr
+    assert result.returncode == 0, result.stderr
     assert result.stderr == ""
-    rows = [json.loads(line) for line in result.stdout.splitlines()]
-    cases = [row["case"] for row in rows]
-    assert cases == ["live-1280x720-tracked", "live-1280x720-baseline-locate-every-frame",
-                     "live-1280x720-walk-through", "live-1280x720-tracked-recording",
-                     "recorder-1280x720", "recorder-1920x1080"], cases
-    live = rows[:4]  # the loop's runs; then the flight recorder's own figures
-    assert all(row["frames"] > 0 and row["in_view"] for row in live), live
-    assert rows[2]["solved"], rows[2]  # the executable's loop walked a whole answer
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    view = next(line for line in lines if "view" in line)
+    read = [line for line in lines if line.get("board") == BOARD]
+    assert view["room"] == BOARD and read, lines
+    marks = read[-1]["marks"]
+    assert sorted((mark["row"], mark["col"]) for mark in marks) == [(0, 0), (0, 1), (1, 2)]
+    for mark in marks:  # each on a plate of the room as the window manager placed it
+        assert min(math.hypot(mark["x"] - x, mark["y"] - y) for x, y in view["plates"]) < 6
 
 
 def test_nothing_is_written_beside_the_executable(built, bundle_before):

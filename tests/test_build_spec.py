@@ -61,6 +61,16 @@ def test_only_core_gui_and_widgets_of_qt():
     assert {"tkinter", "PySide6", "PyQt5", "clingo"} <= set(bundle.EXCLUDED_MODULES)
 
 
+def test_the_lab_is_left_out_of_the_executable():
+    """The spec collects every module under assistant/ (the subcommands are imported by
+    name): the lab (synthetic rooms, walk-throughs, benchmarks, soak) lives beside it in
+    the repository, and is excluded should anything name it."""
+    assert "lab" in bundle.EXCLUDED_MODULES
+    product = {path.stem for path in (REPO / "assistant").rglob("*.py")}
+    assert not {"scene", "scene3d", "walkthrough", "recorder_bench", "soak"} & product
+    assert not [name for name in product if name.startswith("bench")]
+
+
 @pytest.mark.parametrize(
     ("platform", "backend"),
     [("linux", "pywinctl._pywinctl_linux"), ("win32", "pywinctl._pywinctl_win"),
@@ -137,3 +147,19 @@ def test_macos_keys_ask_for_screen_recording_and_high_dpi():
         keys = plistlib.load(handle)
     assert "screen" in keys["NSScreenCaptureUsageDescription"].lower()
     assert keys["NSHighResolutionCapable"] is True
+
+
+def test_pip_installs_every_package_of_the_assistant_and_not_the_lab():
+    """pyproject.toml lists its packages: each package folder under assistant/ is there
+    (a missing one would leave an installed demo without its room), the lab is not."""
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {
+        ".".join(path.parent.relative_to(REPO).parts)
+        for path in (REPO / "assistant").rglob("__init__.py")
+    }
+    assert folders <= listed
+    assert "assistant.demo_room" in listed
+    assert not [name for name in listed if name.split(".")[0] == "lab"]

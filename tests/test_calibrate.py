@@ -11,8 +11,8 @@ import pytest
 
 from assistant.calibrate import CalibrationError, build_profile, parse_corners, parse_holes
 from assistant.profile import GridSpec, load_profile
-from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.vision.reader import read_frame
+from lab.scene import SceneParams, render_scene, screen_board
 
 
 @pytest.fixture

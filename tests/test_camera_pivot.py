@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from assistant.camera_pivot import camera_pivot
+from assistant.demo_room import Camera
 from assistant.inference import turn_point
-from assistant.scene3d import Camera
 from assistant.vision.geometry import GridGeometry
 
 FRAME = (960, 640)

@@ -382,7 +382,7 @@ def test_bench_limit_rows_run_a_fresh_call_and_print_the_stated_figure(tmp_path:
     """Issue 67: ``bench --limits`` runs each stated limit as a fresh call and prints its
     seconds (and CPU seconds and peak memory where the platform says) beside the figure
     the README states; here on one small case."""
-    from assistant.commands.bench import LimitCase, _limit_line, _run_limit
+    from lab.commands.bench import LimitCase, _limit_line, _run_limit
 
     def make(folder: Path) -> list[str]:
         return ["solve", "--preset", "toa", "111/0#0/110"]

@@ -323,7 +323,7 @@ def test_new_puzzles_are_read_right_from_their_first_frame(qtbot) -> None:
     from assistant.capture import Rect
     from assistant.gui.demo import demo_camera
     from assistant.live import LiveLoop
-    from assistant.scene import screen_board
+    from lab.scene import screen_board
 
     class NoWindows:
         def unavailable(self):

@@ -11,7 +11,7 @@ from conftest import shared_file
 
 from assistant.cli import main
 from assistant.profile import save_profile, toa_default_profile
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from x11 import start_x_server, wait_for
 
 from assistant.gui.demo import demo_params
 from assistant.puzzle import TOA_PLATES, toa_board
-from assistant.scene import render_scene
 from assistant.solver import solve
 from assistant.vision.geometry import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, SAMPLE_RADIUS
+from lab.scene import render_scene
 
 pytestmark = pytest.mark.x11
 

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from assistant.errors import UserError
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 
 FUZZ = settings(
     max_examples=200,
@@ -57,7 +57,7 @@ def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "assistant.capture.display_problem", lambda: "No display here (fuzz run)."
     )
     for name in ("bench", "bench_vision", "bench_lightup"):
-        module = __import__(f"assistant.commands.{name}", fromlist=["run"])
+        module = __import__(f"lab.commands.{name}", fromlist=["run"])
         monkeypatch.setattr(module, "run", lambda args: 0)
     scene = render_scene(SceneParams(seed=3, board="010/1#1/010"))
     cv2.imwrite(str(tmp_path / "good.png"), scene.frame)

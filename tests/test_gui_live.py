@@ -19,8 +19,8 @@ from assistant.gui.settings_dialog import SettingsDialog
 from assistant.live import LiveLoop
 from assistant.profile import load_profile
 from assistant.puzzle import TOA_PLATES, toa_board
-from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.settings import Settings, load_settings
+from lab.scene import SceneParams, render_scene, screen_board
 
 
 class NoWindows:

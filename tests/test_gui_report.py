@@ -25,8 +25,8 @@ from assistant.gui.hotkey import (
 )
 from assistant.hotkey import HotkeyError, parse_hotkey
 from assistant.report import open_report, replay_report
-from assistant.scene import SceneParams, render_scene
 from assistant.settings import Settings
+from lab.scene import SceneParams, render_scene
 
 AREA = Rect(0, 0, 640, 480)
 

@@ -14,8 +14,8 @@ from assistant.gui.app import ControlWindow
 from assistant.gui.overlay import Overlay, parse_colour
 from assistant.gui.session import OverlaySession
 from assistant.live import LiveLoop, LiveState
-from assistant.scene import SceneParams, render_scene
 from assistant.settings import Settings, load_settings
+from lab.scene import SceneParams, render_scene
 
 AREA = Rect(0, 0, 800, 600)
 BOARD = "101/0#0/111"  # from the entrance: two waypoints before the first step

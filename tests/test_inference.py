@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from assistant.demo_room import Camera
 from assistant.inference import (
     GAME_TICK_SECONDS,
     MAX_PAN,
@@ -28,7 +29,6 @@ from assistant.inference import (
     turns_within_pan,
 )
 from assistant.puzzle import TOA_PLATES, Board, toa_board
-from assistant.scene3d import Camera
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
 
@@ -290,8 +290,8 @@ def test_a_pan_that_relabels_a_steep_45_degree_view_is_told_from_the_geometry() 
     after the pan is the one before, relabelled by that turn (a wrong turn made the
     history exclude the truth and show a wrong answer as certain)."""
     from assistant.inference import quarter_turns_between
-    from assistant.scene import Camera, SceneParams, render_scene
     from assistant.vision import read_frame
+    from lab.scene import Camera, SceneParams, render_scene
 
     def read(look_at):
         camera = Camera(yaw_deg=44.5, pitch_deg=65, spacing_px=90, look_at=look_at)
@@ -318,8 +318,8 @@ def test_a_turn_of_40_degrees_at_the_lowest_pitch_is_told_on_the_floor(yaw, turn
     under the player stayed undecided. The angle of the floor line across the screen is
     exact at any pitch: the board read after the turn is the one before, relabelled."""
     from assistant.inference import quarter_turns_between
-    from assistant.scene import Camera, SceneParams, render_scene
     from assistant.vision import read_frame
+    from lab.scene import Camera, SceneParams, render_scene
 
     def read(yaw_deg):
         camera = Camera(yaw_deg=yaw_deg, pitch_deg=68, spacing_px=80, look_at=(2.0, 0.0))
@@ -338,8 +338,8 @@ def test_how_far_the_camera_looks_from_the_rooms_axes_is_read_from_the_plates() 
     the measure is near 0 (a compass snap's view), between them it is the yaw's offset
     from the nearest axis, not shrunk by a steep pitch."""
     from assistant.inference import CARDINAL_TOLERANCE_DEG, off_cardinal_deg
-    from assistant.scene import Camera, SceneParams, render_scene
     from assistant.vision import read_frame
+    from lab.scene import Camera, SceneParams, render_scene
 
     for yaw in (0.0, 90.0, 180.0, 270.0, 30.0, 80.0, 357.0, 200.0):
         for pitch in (0.0, 40.0, 68.0):

@@ -4,7 +4,7 @@ The history is told what the live loop tells it: each reading with the time sinc
 last one (None: not known), and the cues the loop computes from the frames (the turns of
 the labels through which some place's floor moved little enough, the floor under the
 spot where the camera keeps the player). Here the readings are made from the truth of
-a camera following the player round the room (:class:`assistant.scene3d.Camera`, the
+a camera following the player round the room (:class:`assistant.demo_room.Camera`, the
 labels as the reader gives them), so every cue is what a perfect reader would give; with
 the walking frames between two plates removed, exhaustively over the ToA board's states,
 the plates stepped on and the camera's moves, the truth is always a candidate and a
@@ -22,6 +22,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from assistant.demo_room import Camera
 from assistant.inference import (
     BoardHistory,
     pan_bound,
@@ -32,10 +33,9 @@ from assistant.inference import (
     turns_within_pan,
 )
 from assistant.puzzle import TOA_PLATES, Board, toa_board
-from assistant.scene3d import Camera
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
-from assistant.walkthrough import ENTRANCE, SECONDS_PER_TILE
+from lab.walkthrough import ENTRANCE, SECONDS_PER_TILE
 
 SIZE = (960, 640)
 SPOT = (480.0, 320.0)  # where the camera keeps the player on screen

@@ -9,12 +9,12 @@ import pytest
 from assistant.capture import Rect, WindowInfo, blank_frame_reason, find_window
 from assistant.live import LiveLoop, LiveState, Stabilizer
 from assistant.puzzle import Board, toa_board
-from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.session.spot import BODY_SHADOW_SPACINGS, _behind_a_body
 from assistant.session.tracker import RELOCATE_EVERY
 from assistant.solver import solve
 from assistant.vision.geometry import SAMPLE_RADIUS
 from assistant.vision.reader import read_frame
+from lab.scene import SceneParams, render_scene, screen_board
 
 
 class FakeBackend:

@@ -27,11 +27,11 @@ from assistant.route_overlay import (
     player_plate,
     route_marks,
 )
-from assistant.scene import SceneParams, render_scene, screen_board
 from assistant.sequence import PictureSequence
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
 from assistant.vision.statue import STATUE_SIDES
+from lab.scene import SceneParams, render_scene, screen_board
 
 GAME = WindowInfo("h", "RuneLite - Player", Rect(200, 150, 800, 600))
 
@@ -328,8 +328,8 @@ def test_before_the_first_step_the_route_starts_where_the_player_came_in(
 
 
 def _standing_room(board: str, player: tuple[float, float], yaw: float):
-    from assistant.scene import Camera
-    from assistant.scene3d import random_figure
+    from assistant.demo_room import random_figure
+    from lab.scene import Camera
 
     # dressed without gold: the test is about the statue, not about a gold figure beside
     # it (then no side is told, and the history is as undecided as without it)

@@ -11,7 +11,9 @@ import pytest
 from conftest import shared_file
 from walks import walk_through
 
-from assistant.commands.bench_walk import (
+from assistant.sequence import PictureSequence
+from assistant.vision.trace import TraceStep
+from lab.commands.bench_walk import (
     between_raids,
     describe_missed,
     display_scale_of,
@@ -21,8 +23,6 @@ from assistant.commands.bench_walk import (
     run_sessions,
     shortfall_reason,
 )
-from assistant.sequence import PictureSequence
-from assistant.vision.trace import TraceStep
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -78,7 +78,7 @@ def test_the_bench_keeps_each_wrong_single_picture_with_its_moment(monkeypatch):
     """A single picture read wrong was only counted: a run could have one in each
     room source, and finding it took a scan of every frame. Each is now kept with its
     session and frame, like a sequence's missed frame, and printed whatever the options."""
-    import assistant.commands.bench_walk as bench
+    import lab.commands.bench_walk as bench
 
     calls = []
 
@@ -126,7 +126,7 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
     """bench-walk --consecutive: the sessions of one display scaling are one run of the
     app, raid after raid (the first and the fourth at 100%): the second starts with what the
     first learnt, the spot where the camera keeps the player, and shows no wrong mark."""
-    import assistant.commands.bench_walk as bench
+    import lab.commands.bench_walk as bench
 
     loops = []
     real = bench.between_raids
@@ -148,7 +148,7 @@ def test_raw_grabs_run_the_same_sessions_without_jpeg(monkeypatch, capsys):
     loop grabs), and the JSON says so."""
     import json
 
-    import assistant.commands.bench_walk as bench
+    import lab.commands.bench_walk as bench
     from assistant.cli import main
 
     asked = []
@@ -752,7 +752,7 @@ def _turned_while_walking(walk, index: int, turn: float, walked: float):
     and the player (and the camera with it) ``walked`` grid units up the room from there."""
     from dataclasses import replace
 
-    from assistant.scene import render_scene
+    from lab.scene import render_scene
 
     scene = walk[index].scene
     camera = scene.params.camera

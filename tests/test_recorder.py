@@ -21,7 +21,7 @@ from assistant.puzzle import toa_board
 from assistant.recorder import FlightRecorder, ReportSaveError, save_report
 from assistant.report import open_report, replay_report
 from assistant.sequence import PictureSequence
-from assistant.walkthrough import walk_through
+from lab.walkthrough import walk_through
 
 START = toa_board("111/1#1/111").press(0, 0).press(2, 2).format()
 

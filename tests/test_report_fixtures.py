@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from assistant.report import open_report, replay_report
-from assistant.walkthrough import walk_through
+from lab.walkthrough import walk_through
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = sorted((REPO / "tests" / "fixtures" / "reports").glob("*/expected.json"))

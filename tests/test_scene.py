@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from assistant.puzzle import toa_board
-from assistant.scene import (
+from lab.scene import (
     PERTURBATIONS,
     SceneParams,
     perturbed_params,
@@ -105,7 +105,7 @@ def test_screen_grid_truth():
 
 
 def test_camera_homography_is_the_direct_projection_of_the_floor():
-    from assistant.scene import Camera
+    from lab.scene import Camera
 
     size = (800, 600)
     rng = np.random.default_rng(0)
@@ -126,7 +126,7 @@ def test_camera_homography_is_the_direct_projection_of_the_floor():
 
 
 def test_camera_straight_down_without_yaw_is_scale_and_translate():
-    from assistant.scene import Camera
+    from lab.scene import Camera
 
     camera = Camera(yaw_deg=0, pitch_deg=0, spacing_px=70, look_at=(1.0, 2.0),
                     screen_centre=(300, 200))
@@ -139,7 +139,7 @@ def test_camera_straight_down_without_yaw_is_scale_and_translate():
 
 
 def test_camera_scenes_draw_the_board_where_the_truth_says():
-    from assistant.scene import Camera
+    from lab.scene import Camera
 
     camera = Camera(yaw_deg=35, pitch_deg=50, spacing_px=70, look_at=(1.0, 1.0))
     scene = render_scene(SceneParams(seed=2, board="101/0#1/110", camera=camera,
@@ -152,7 +152,7 @@ def test_camera_scenes_draw_the_board_where_the_truth_says():
 
 
 def _figure_scene(pitch: float, cell: tuple[int, int], **figure: object):
-    from assistant.scene import Camera, Figure
+    from lab.scene import Camera, Figure
 
     r, c = cell
     camera = Camera(yaw_deg=0, pitch_deg=pitch, spacing_px=70, look_at=(1.0, 1.0))
@@ -186,8 +186,8 @@ def test_at_an_oblique_pitch_a_tall_figure_hides_part_of_the_plate_behind_it():
 
 
 def test_figures_are_drawn_far_first_and_deterministically():
-    from assistant.scene import Camera
-    from assistant.scene3d import random_figure
+    from assistant.demo_room import random_figure
+    from lab.scene import Camera
 
     rng = np.random.default_rng(5)
     figures = (random_figure(rng, (1.0, 0.0)), random_figure(rng, (1.0, 0.5)))
@@ -200,7 +200,7 @@ def test_figures_are_drawn_far_first_and_deterministically():
 
 
 def test_plates_out_of_the_frame_are_not_visible():
-    from assistant.scene import Camera
+    from lab.scene import Camera
 
     camera = Camera(yaw_deg=0, pitch_deg=0, spacing_px=100, look_at=(0.0, 0.0),
                     screen_centre=(5, 40))
@@ -215,7 +215,7 @@ def test_display_scaling_blurs_edges_and_keeps_the_truth_in_place():
     (and the more, the higher the scaling)."""
     from dataclasses import replace
 
-    from assistant.scene import display_scaled
+    from lab.scene import display_scaled
 
     params = SceneParams(seed=3, board="101/0#1/110", ui=False)
     raw = render_scene(params)
@@ -233,3 +233,28 @@ def test_display_scaling_blurs_edges_and_keeps_the_truth_in_place():
     assert np.array_equal(display_scaled(raw.frame, 1.0), raw.frame)
     with pytest.raises(ValueError, match="1 or more"):
         display_scaled(raw.frame, 0.8)
+
+
+def test_the_labs_room_without_effects_is_the_demo_rooms_picture():
+    """The lab draws on the demo room (assistant.demo_room, in the product): a scene with
+    none of the lab's effects is the demo's picture pixel for pixel, in the fixed view and
+    through the camera with figures; the effects come after it from the same generator."""
+    from assistant.demo_room import Camera, RoomParams, random_figure, render_room
+
+    camera = Camera(yaw_deg=276.0, pitch_deg=35.0, spacing_px=70.0, look_at=(0.5, 1.25))
+    player = random_figure(np.random.default_rng(4), (0.5, 1.25))
+    for params in (
+        RoomParams(seed=7, board="111/0#0/110", frame_size=(900, 620), centre=(360, 250),
+                   spacing=72.0, rotation_deg=4.0, colour_jitter=0.0),  # the demo's
+        RoomParams(seed=9, board="010/1#0/011", camera=camera, figures=(player,), room_seed=9),
+        RoomParams(seed=2),  # a random board and room position
+    ):
+        room, scene = render_room(params), render_scene(params)
+        assert np.array_equal(room.frame, scene.frame)
+        assert room.board == scene.board
+        assert np.array_equal(room.plate_centres, scene.plate_centres)
+        assert np.array_equal(room.homography, scene.homography)
+        assert isinstance(scene.params, SceneParams)
+    noisy = render_scene(SceneParams(seed=2, noise_sigma=4.0))
+    assert noisy.board == render_room(RoomParams(seed=2)).board
+    assert not np.array_equal(noisy.frame, render_room(RoomParams(seed=2)).frame)

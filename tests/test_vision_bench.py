@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from assistant.cli import main
-from assistant.commands.bench_vision import cases, judge
-from assistant.scene import PERTURBATIONS
 from assistant.vision import read_frame
+from lab.commands.bench_vision import cases, judge
+from lab.scene import PERTURBATIONS
 
 
 def test_json_report_counts_every_frame(capsys):

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
-from assistant.commands.bench_vision import outcome_of, real_room_case
 from assistant.puzzle import TOA_PLATES, toa_board
-from assistant.scene import perturbed_params, render_scene
 from assistant.vision import read_frame
 from assistant.vision.appearance import read_whole
 from assistant.vision.cover import covered
 from assistant.vision.geometry import geometry_from_corners
 from assistant.vision.reader import Reading, TileReading
+from lab.commands.bench_vision import outcome_of, real_room_case
+from lab.scene import perturbed_params, render_scene
 
 CELLS = list(TOA_PLATES)
 
@@ -144,7 +144,7 @@ def test_an_unclear_plate_is_its_own_verdict_in_board_json_and_sentence():
 def _between_looks(screenshot) -> np.ndarray:
     """The real screenshot with the top plate's diamond painted halfway between its lit
     and unlit colours: in plain view, nothing over it, its look not told."""
-    from assistant.commands.bench_vision import SCREENSHOT_CENTRES
+    from lab.commands.bench_vision import SCREENSHOT_CENTRES
 
     image = cv2.imread(str(screenshot), cv2.IMREAD_COLOR)
     x, y = (round(float(v)) for v in SCREENSHOT_CENTRES[1])

@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from assistant.demo_room import random_figure
 from assistant.live import LiveReader
 from assistant.puzzle import TOA_PLATES, toa_board
-from assistant.scene import Camera, SceneParams, render_scene
-from assistant.scene3d import random_figure
 from assistant.vision import follow_frame, follow_ring, locate_ring, read_frame
+from lab.scene import Camera, SceneParams, render_scene
 
 BOARD = "101/1#0/011"
 FRAME = (900, 640)
@@ -491,7 +491,7 @@ def test_a_ninth_plate_in_the_middle_is_still_not_the_ring(
 ) -> None:
     """A 3x3 grid of framed diamonds (another puzzle's) is not the ToA ring, at steep
     cameras and through display scaling too."""
-    from assistant.scene import display_scaled
+    from lab.scene import display_scaled
 
     scene = room((1.0, 1.0), yaw=yaw, pitch=pitch, spacing=spacing)
     assert locate_ring(display_scaled(scene.frame, display_scale))[0] is not None
@@ -874,8 +874,8 @@ def test_a_follow_chained_with_a_side_covered_keeps_its_unseen_places_on_the_pla
     ring is taken then, and the places stay on the plates frame after frame."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import _RING
+    from lab.commands.bench_walk import display_scale_of
 
     walk = walk_through(None, 41 * 100_003 + 13, source="synthetic",
                         display_scale=display_scale_of(13))
@@ -1074,8 +1074,8 @@ def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() ->
     two under people unmatched."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import _RING
+    from lab.commands.bench_walk import display_scale_of
 
     walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
                         display_scale=display_scale_of(33))
@@ -1099,7 +1099,7 @@ def test_the_live_reader_searches_with_strokes_cut_when_nothing_else_reads() -> 
     relabelled as the ring with a side hidden.)"""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
+    from lab.commands.bench_walk import display_scale_of
 
     walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
                         display_scale=display_scale_of(33))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from assistant.profile import Appearance, GridSpec, Profile
-from assistant.scene import render_screen_grid
 from assistant.vision import read_frame
+from lab.scene import render_screen_grid
 
 
 def _profile(grid, rows, cols, holes=(), references=True) -> Profile:

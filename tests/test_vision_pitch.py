@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from assistant.scene3d import Camera
+from assistant.demo_room import Camera
 from assistant.vision.pitch import floor_camera, focal_point
 
 SIZE = (960, 640)

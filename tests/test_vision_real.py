@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
-from assistant.commands.bench_vision import SCREENSHOT_CENTRES, judge, screenshot_case
 from assistant.profile import toa_default_profile
 from assistant.solver import solve
 from assistant.vision import MARK_INNER_RADIUS, MARK_OUTER_RADIUS, read_frame
+from lab.commands.bench_vision import SCREENSHOT_CENTRES, judge, screenshot_case
 
 TRUTH = "111/0#0/110"
 ANSWER = "110/0#1/000"

@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
+from assistant.demo_room import Camera
 from assistant.profile import toa_default_profile
-from assistant.scene import SceneParams, render_scene
-from assistant.scene3d import Camera
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
 from assistant.vision.statue import STATUE_SIDES, gold_shares, purple_shares, statue_side
+from lab.scene import SceneParams, render_scene
 
 #: Where the renderer stands the statue (room grid units): beyond the top row's middle.
 STATUE_IN_ROOM = (1.0, -0.9)

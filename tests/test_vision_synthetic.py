@@ -8,9 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from assistant.commands.bench_vision import judge
 from assistant.profile import toa_default_profile
-from assistant.scene import PERTURBATIONS, SceneParams, perturbed_params, render_scene
 from assistant.vision import (
     CONFIDENT,
     FALLBACK_CONFIDENCE,
@@ -18,6 +16,8 @@ from assistant.vision import (
     FrameError,
     read_frame,
 )
+from lab.commands.bench_vision import judge
+from lab.scene import PERTURBATIONS, SceneParams, perturbed_params, render_scene
 
 PER_FAMILY = 5
 
@@ -153,7 +153,7 @@ def test_a_located_ring_with_a_plate_past_the_picture_s_edge_reads_it_hidden(edg
     """The camera follows the player to the room's side, or a panel covers a corner: the
     plates in the picture are read, the one past the edge is hidden (never guessed), and
     the note says it is outside the picture."""
-    from assistant.scene import Camera
+    from lab.scene import Camera
 
     # turned so that one corner plate sticks out on every side
     camera = Camera(yaw_deg=40.0, pitch_deg=30.0, spacing_px=70.0, look_at=(1.0, 1.0))

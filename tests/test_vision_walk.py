@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from assistant.demo_room import random_figure
 from assistant.puzzle import TOA_PLATES
-from assistant.scene import Camera, SceneParams, render_scene
-from assistant.scene3d import random_figure
 from assistant.vision import read_frame
+from lab.scene import Camera, SceneParams, render_scene
 
 BOARD = "101/1#0/011"
 
@@ -143,7 +143,7 @@ def test_the_real_floor_s_tile_joints_do_not_make_the_floor_look_uneven():
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 17, source="screenshot")[23]
@@ -294,7 +294,7 @@ def test_gold_legs_over_all_but_a_diamond_s_edge_hide_the_plate(source, session,
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     if source == "screenshot":
         shared_file("toa", "room_topdown.png")
@@ -429,7 +429,7 @@ def test_a_cloak_over_the_whole_of_a_tiny_plate_is_hidden_not_a_third_look():
     lit from unlit". That plate is set aside; no plate is misread and six are read."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 5 * 100_003 + 31, source="synthetic",
                          display_scale=display_scale_of(31), pitch_range=(55.0, 68.0))[13]
@@ -497,7 +497,7 @@ def test_a_far_plate_all_but_covered_by_two_coats_is_never_read(source):
     plate of its look: it is hidden, in a single picture and in a session's reading."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     if source == "screenshot":
         from conftest import shared_file
@@ -603,7 +603,7 @@ def test_the_player_from_straight_above_over_an_unlit_plate_is_never_read_lit():
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 43 * 100_003 + 32, source="screenshot",
@@ -621,7 +621,7 @@ def test_a_lattice_sheared_off_an_exact_ring_the_floor_checks_turned_down_is_not
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 44 * 100_003 + 7, source="screenshot",
@@ -650,7 +650,7 @@ def test_gold_legs_a_shade_darker_than_the_plates_of_their_look_are_never_read(
     beside it are hidden and the rest right.)"""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     if source == "screenshot":
         from conftest import shared_file
@@ -694,7 +694,7 @@ def test_a_coat_over_all_of_a_lit_diamond_but_its_rim_is_never_read(source):
     the other look, 0.93 darker (the two looks differ by 0.13): it is hidden."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     if source == "screenshot":
         from conftest import shared_file
@@ -715,7 +715,7 @@ def test_gold_legs_over_a_lit_diamond_stretched_by_display_scaling_are_never_rea
     darker than the lit look (the looks differ by 0.13): it is hidden."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 35, source="synthetic", display_scale=scale)[20]
     assert frame.player_plate is not None and frame.screen_board == "111/1#1/111"
@@ -732,7 +732,7 @@ def test_orange_legs_over_a_lit_diamond_off_the_plates_hue_are_never_read(source
     most apart, measured); the legs are 7.1° off it: the plate is hidden."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     if source == "screenshot":
         from conftest import shared_file
@@ -756,7 +756,7 @@ def test_legs_darker_than_an_unlit_plate_and_off_its_hue_are_never_read():
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 27 * 100_003 + 29, source="screenshot",
@@ -774,7 +774,7 @@ def test_gold_trousers_over_a_lit_plate_with_two_plates_hidden_already_are_never
     doubt of the edge makes the picture abstain."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     walk = walk_through(None, 35 * 100_003 + 11, source="synthetic",
                         display_scale=display_scale_of(11))
@@ -791,7 +791,7 @@ def test_a_steep_small_ring_stretched_by_display_scaling_is_still_found():
     an even floor, two sides count when all but two plates show three."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     walk = walk_through(None, 2 * 100_003 + 31, source="synthetic", display_scale=1.25)
     assert walk[0].camera.pitch_deg > 65
@@ -807,9 +807,9 @@ def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_
     view whose band shows (top-down, 63 pixels a plate) still needs its frames."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
-    from assistant.scene import Camera
     from assistant.vision.locate import _frames_too_thin
+    from lab.commands.bench_walk import judge_picture
+    from lab.scene import Camera
 
     frame = walk_through(None, 2 * 100_003 + 11, source="synthetic", display_scale=1.5,
                          **STEEP)[4]
@@ -830,8 +830,8 @@ def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_sh
     floor are what a search trusts anyway; the picture is read with those two hidden."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
     from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 1, source="synthetic", display_scale=1.25, **STEEP)[21]
     assert frame.hidden == (1, 6) and frame.camera.pitch_deg > 65
@@ -854,8 +854,8 @@ def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypat
     frame of the session was blank."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
     from assistant.vision import locate
+    from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 2 * 100_003 + 29, source="synthetic", display_scale=1.5,
                          **STEEP)[0]
@@ -880,8 +880,8 @@ def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
     colour, and the ring is taken (the live loop was blank for the frame)."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
     from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 62 * 100_003 + 34, source="synthetic", display_scale=1.25,
                          **STEEP)[6]
@@ -903,13 +903,13 @@ def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
     and nothing read is wrong."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
     from assistant.vision.locate import (
         _floor_is_even,
         _frames_are_purple,
         _frames_too_thin,
         locate_ring,
     )
+    from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 14 * 100_003 + 29, source="synthetic", display_scale=1.5,
                          **STEEP)[0]
@@ -931,7 +931,7 @@ def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_re
     plate is hidden, and every plate read is right."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_picture
+    from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 7 * 100_003 + 20, source="synthetic", display_scale=1.5)[8]
     assert frame.hidden == (3, 5)
@@ -962,8 +962,8 @@ def test_a_plate_uneven_in_brightness_through_jpeg_is_not_read_from_the_rest():
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
     from assistant.vision.appearance import _uneven_brightness
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 64 * 100_003 + 1, source="screenshot",
@@ -1011,8 +1011,8 @@ def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from lab.commands.bench_walk import display_scale_of
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, 12 * 100_003 + 1, source="screenshot",
@@ -1086,7 +1086,7 @@ def test_a_corner_beyond_a_covered_neighbour_is_placed_by_the_five_diamonds_read
     place alone puts every plate within 2 pixels of its own."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
+    from lab.commands.bench_walk import display_scale_of
 
     if source == "screenshot":
         from conftest import shared_file
@@ -1152,8 +1152,8 @@ def test_a_side_under_the_chat_panel_is_hidden_the_five_others_read(seed, sessio
     player's first step."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_state
     from assistant.sequence import PictureSequence
+    from lab.commands.bench_walk import display_scale_of, judge_state
 
     walk = walk_through(None, seed * 100_003 + session, source="synthetic",
                         display_scale=display_scale_of(session))
@@ -1177,8 +1177,8 @@ def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
 
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision import locate
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 21 * 100_003 + 34, source="synthetic",
                          display_scale=display_scale_of(34))[0].scene.frame
@@ -1253,8 +1253,8 @@ def test_the_player_on_the_plate_just_stepped_on_darkening_it_is_not_read_unlit(
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_state
     from assistant.sequence import PictureSequence
+    from lab.commands.bench_walk import display_scale_of, judge_state
 
     shared_file("toa", "room_topdown.png")
     walk = walk_through(None, 16 * 100_003 + 11, source="screenshot",
@@ -1290,8 +1290,8 @@ def test_a_corner_the_five_diamonds_place_unsteadily_is_not_placed(seed, session
     from conftest import shared_file
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from lab.commands.bench_walk import display_scale_of
 
     shared_file("toa", "room_topdown.png")
     frame = walk_through(None, seed * 100_003 + session, source="screenshot",
@@ -1313,7 +1313,7 @@ def test_two_opposite_corners_covered_at_a_steep_camera_place_the_ring_by_its_fr
     view a third plate, doubted), every other plate right."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, seed * 100_003 + session, source=source,
                          display_scale=display_scale_of(session),
@@ -1330,10 +1330,10 @@ def test_a_sheared_ring_through_six_diamonds_is_never_taken_for_the_ring():
 
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.geometry import GridGeometry
     from assistant.vision.locate import MAX_ROLL_SKEW, RING_CELLS, locate_ring, roll_skew
     from assistant.vision.reader import _SHEARS, _another_ring_fits
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 24 * 100_003 + 20, source="synthetic",
                          display_scale=display_scale_of(20),
@@ -1360,8 +1360,8 @@ def test_five_diamonds_a_body_leaves_of_a_side_are_tried_as_the_ring_as_well(sou
     the ring, every place on its plate, the side hidden."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import locate_ring
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 14 * 100_003 + 7, source=source,
                          display_scale=display_scale_of(7), pitch_range=(55.0, 68.0))[22]
@@ -1405,9 +1405,9 @@ def test_a_loose_fit_through_a_body_s_blob_gives_way_to_the_five_diamonds_read_w
     or, where plates in plain view do not tell their looks, found but too unread to say."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision.locate import EXACT_RING_FIT, locate_ring
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, seed * 100_003 + session, source=source,
                          display_scale=display_scale_of(session),
@@ -1430,10 +1430,10 @@ def test_a_five_diamond_ring_off_the_loose_fit_s_own_is_not_taken(monkeypatch):
 
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of
     from assistant.vision import reader
     from assistant.vision.geometry import GridGeometry
     from assistant.vision.locate import locate_ring
+    from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 18 * 100_003 + 14, source="synthetic",
                          display_scale=display_scale_of(14),
@@ -1460,8 +1460,8 @@ def test_a_gold_belt_merged_with_a_diamond_never_bends_the_ring_into_a_wrong_pla
     session's budget, and a single picture (two hidden already) abstains."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
     from assistant.vision.reader import MAX_HIDDEN_IN_SESSION
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     if source == "screenshot":
         from conftest import shared_file
@@ -1489,7 +1489,7 @@ def test_a_pulled_blob_read_alike_at_the_others_ring_leaves_no_place_bent():
     where every place lies on its plate."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import display_scale_of, judge_picture
+    from lab.commands.bench_walk import display_scale_of, judge_picture
 
     frame = walk_through(None, 60 * 100_003 + 37, source="synthetic",
                          display_scale=display_scale_of(37), pitch_range=(55.0, 68.0))[18]
@@ -1512,9 +1512,9 @@ def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
     session's first seconds were blank."""
     from walks import walk_through
 
-    from assistant.commands.bench_walk import judge_state
     from assistant.sequence import PictureSequence
     from assistant.vision.locate import MIN_DIAMONDS, _locate_at, locate_ring
+    from lab.commands.bench_walk import judge_state
 
     walk = walk_through(None, 62 * 100_003 + 35, source="synthetic", display_scale=1.5,
                         **STEEP)

@@ -11,7 +11,7 @@ import pytest
 
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.solver import solve
-from assistant.walkthrough import (
+from lab.walkthrough import (
     EVENTS,
     MAX_HIDDEN,
     draw_frame,
@@ -176,8 +176,8 @@ def test_bad_arguments_are_refused(tmp_path):
 
 
 def test_the_screenshot_floor_reads_as_the_truth_from_above():
-    from assistant.scene import Camera, SceneParams, render_scene, screen_board
     from assistant.vision import read_frame
+    from lab.scene import Camera, SceneParams, render_scene, screen_board
 
     shot = shared_file("toa", "room_topdown.png")
     for board in ("111/0#0/110", "000/1#1/001"):
@@ -208,7 +208,7 @@ def test_frames_are_grabbed_at_the_game_s_pace():
     apart, a walk no faster than a run (two tiles a game tick). With approach frames the
     plate toggles between two frames a loop's frame apart, the body still short of the
     plate in both, and the player stands on it a moment later."""
-    from assistant.walkthrough import FRAME_SECONDS, SECONDS_PER_TILE
+    from lab.walkthrough import FRAME_SECONDS, SECONDS_PER_TILE
 
     run = SECONDS_PER_TILE["run"]
     for approach in (False, True):

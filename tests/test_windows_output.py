@@ -11,7 +11,7 @@ import cv2
 import pytest
 
 from assistant.cli import build_parser, main, use_utf8_output
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 
 NAME = "комната→1.png"  # Cyrillic and an arrow: neither is in cp1252
 

@@ -35,8 +35,8 @@ import pytest
 from x11 import start_x_server
 
 from assistant.puzzle import toa_board
-from assistant.scene import SceneParams, render_scene
-from assistant.walkthrough import walk_through
+from lab.scene import SceneParams, render_scene
+from lab.walkthrough import walk_through
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -103,12 +103,16 @@ class Player:
                             wb.windows_path(REPO), *args], self.env, cwd=self.home,
                            timeout=timeout)
 
-    def source(self, *args: str) -> subprocess.CompletedProcess:
-        """The same command from this checkout's source on Linux, for comparison."""
+    def source(self, *args: str, lab: bool = True) -> subprocess.CompletedProcess:
+        """The same command from this checkout's source on Linux, for comparison;
+        ``lab=False``: with the lab (lab/, which the executable leaves out) unimportable."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TOA_", "QT_"))}
         env.update(PYTHONPATH=str(REPO), COLUMNS="100", QT_QPA_PLATFORM="offscreen",
                    TOA_ASSISTANT_CONFIG_DIR=str(self.top / "linux-config"))
-        return subprocess.run([sys.executable, "-m", "assistant", *args], env=env,
+        start = ["-m", "assistant"] if lab else [
+            "-c", "import sys; sys.modules['lab'] = None; from assistant.cli import main; "
+            "raise SystemExit(main(sys.argv[1:]))"]
+        return subprocess.run([sys.executable, *start, *args], env=env,
                               cwd=self.home, capture_output=True, text=True, timeout=300)
 
     def windows_folder(self, variable: str) -> Path:
@@ -175,11 +179,16 @@ def test_version(player, bundle_before):
 
 
 def test_help_lists_the_same_commands_as_the_source(player, bundle_before):
-    frozen, source = player.run("--help"), player.source("--help")
+    """The same as the source's without its lab (the benchmarks are a checkout's only)."""
+    frozen, source = player.run("--help"), player.source("--help", lab=False)
     assert frozen.returncode == 0, frozen.stderr
     # the same words in the same order (Python 3.12's argparse pads its columns otherwise)
     assert frozen.stdout.split() == source.stdout.split()
     assert " solve " in frozen.stdout and " detect " in frozen.stdout
+    walk = player.run("bench-walk", "--sessions", "1")
+    assert walk.returncode == 2
+    lines = _text(walk.stderr).strip().splitlines()
+    assert len(lines) == 1 and "source checkout" in lines[0]
 
 
 def test_solve(player, bundle_before):

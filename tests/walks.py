@@ -1,7 +1,7 @@
 """Walk-through sessions for the tests, planned once per test process and each frame drawn
 once, when a test first looks at it.
 
-``walk_through(...)`` here takes the arguments of :func:`assistant.walkthrough.walk_through`
+``walk_through(...)`` here takes the arguments of :func:`lab.walkthrough.walk_through`
 and gives the same frames (tests/test_walkthrough.py checks it frame for frame), as a
 sequence that draws a frame on first use: a test reading one frame of a session draws
 that frame alone, not the twenty before it, and tests sharing a session share its
@@ -17,7 +17,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from assistant.walkthrough import PlannedFrame, WalkFrame, draw_frame, walk_plan
+from lab.walkthrough import PlannedFrame, WalkFrame, draw_frame, walk_plan
 
 #: Drawn frames kept per test process (about 2.5 MB each), the least recently used dropped.
 FRAMES_KEPT = 256
@@ -73,6 +73,6 @@ class Walk(Sequence[WalkFrame]):
 
 
 def walk_through(start_board: str | None, seed: int, **options: Any) -> Walk:
-    """:func:`assistant.walkthrough.walk_through`'s frames, drawn on first use and shared."""
+    """:func:`lab.walkthrough.walk_through`'s frames, drawn on first use and shared."""
     key = (start_board, seed, tuple(sorted(options.items())))
     return Walk(key)

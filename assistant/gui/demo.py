@@ -1,6 +1,6 @@
-"""The demo room: a stand-in for the game, drawn by the same renderer as the test
-fixtures. With the live assistant pointed at it, the whole loop (reading, overlay, live
-updates) can be tried without the game.
+"""The demo room: a stand-in for the game, drawn by :mod:`assistant.demo_room` (the lab's
+synthetic rooms build on the same drawing). With the live assistant pointed at it, the
+whole loop (reading, overlay, live updates) can be tried without the game.
 
 Two modes (docs/adr/0005-demo-room-is-the-stand-in.md):
 
@@ -27,10 +27,9 @@ from PyQt6.QtCore import QPointF, QRectF, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QColor, QFont, QImage, QPainter
 from PyQt6.QtWidgets import QPushButton, QWidget
 
+from assistant.demo_room import Camera, Figure, Room, RoomParams, random_figure, render_room
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.route import ENTRANCE, PLATE_TILES, Tile, on_floor, tile_plate, tiles_crossed
-from assistant.scene import Scene, SceneParams, render_scene
-from assistant.scene3d import Camera, Figure, random_figure
 from assistant.solver import random_solvable_board
 
 __all__ = [
@@ -65,7 +64,7 @@ KEYS_HELP = (
     "Left/Right: turn · Q/E: quarter turn · Up/Down: tilt · +/− or wheel: zoom",
     "N or the button: a new puzzle.",
 )
-#: The chat box of the room's client (SceneParams.ui): left of x = 76% of the width and
+#: The chat box of the room's client (RoomParams.ui): left of x = 76% of the width and
 #: below y = 76% of the height.
 _UI_SPLIT = 0.76
 _CHAT_COLOUR = QColor(196, 178, 150)
@@ -77,13 +76,13 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
-def demo_params(board: str | None = None, seed: int = 7) -> SceneParams:
+def demo_params(board: str | None = None, seed: int = 7) -> RoomParams:
     """The demo's scene: a room in a game-like frame, a solvable random board with
     something to step on by default.
     In walk mode the room replaces its fixed view with :func:`default_camera`."""
     if board is None:
         board = _unsolved_board(seed)
-    return SceneParams(
+    return RoomParams(
         seed=seed,
         board=board,
         frame_size=(900, 620),
@@ -181,7 +180,7 @@ class DemoRoom(QWidget):
 
     def __init__(
         self,
-        params: SceneParams | None = None,
+        params: RoomParams | None = None,
         title: str = DEMO_TITLE,
         parent: QWidget | None = None,
         *,
@@ -231,7 +230,7 @@ class DemoRoom(QWidget):
         self._player = random_figure(rng, _grid(ENTRANCE), facing_deg=-90.0)
         self.team: tuple[Figure, ...] = () if self.classic else _team(rng, self.team_size)
         self.camera = camera
-        self.scene: Scene = self._render()
+        self.scene: Room = self._render()
         self._image = _to_qimage(self.scene.frame)
 
     def _new_puzzle_clicked(self) -> None:
@@ -335,7 +334,7 @@ class DemoRoom(QWidget):
         horizon."""
         width, height = self.params.frame_size
         if not (0 <= point.x() < width * 0.76 and 0 <= point.y() < height * 0.76):
-            return None  # the client's panels (SceneParams.ui)
+            return None  # the client's panels (RoomParams.ui)
         h = self.scene.homography
         inverse = np.linalg.inv(h)
         ray = inverse @ np.array([point.x(), point.y(), 1.0])
@@ -358,12 +357,12 @@ class DemoRoom(QWidget):
         plate = None if tile is None else tile_plate(tile)
         return None if plate is None else TOA_PLATES.index(plate)
 
-    def _render(self) -> Scene:
+    def _render(self) -> Room:
         if self.classic:
-            return render_scene(self.params)
+            return render_room(self.params)
         player = replace(self._player, tile=_grid(self.tile), stride=self._stride)
         self.camera = replace(self.camera, look_at=_grid(self.tile))
-        return render_scene(
+        return render_room(
             replace(
                 self.params,
                 camera=self.camera,

@@ -10,7 +10,7 @@ axes, as the game's does). Team-mates stand around the room, sometimes on a
 plate. Every frame comes with its exact truth: the room board, the board as labelled on
 screen, where the player is, and which plates figures hide (from the renderer's masks).
 
-Everything is deterministic from ``seed``. Qt-free; ``python -m assistant.walkthrough`` writes
+Everything is deterministic from ``seed``. Qt-free; ``python -m lab.walkthrough`` writes
 one session as PNGs for eyeballing.
 """
 
@@ -26,10 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from assistant.demo_room import Camera, Figure, draw_figures, random_figure
 from assistant.puzzle import TOA_PLATES, toa_board
-from assistant.scene import Scene, SceneParams, plate_coverage, render_scene, screen_board
-from assistant.scene3d import Camera, Figure, draw_figures, random_figure
 from assistant.solver import solve
+from lab.scene import Scene, SceneParams, plate_coverage, render_scene, screen_board
 
 __all__ = [
     "DEFAULT_SCREENSHOT",
@@ -260,7 +260,7 @@ def walk_plan(
     ``jpeg=False``: no JPEG on any frame, as the live loop grabs them (raw pixels), the
     session otherwise the same frame for frame (the same random draws are made).
     ``display_scale``: the session's Windows display scaling with a client that is not
-    DPI-aware, every frame stretched by it (:func:`assistant.scene.display_scaled`).
+    DPI-aware, every frame stretched by it (:func:`lab.scene.display_scaled`).
     """
     if source not in ("synthetic", "screenshot"):
         raise ValueError(f"source is 'synthetic' or 'screenshot', not {source!r}")
@@ -523,7 +523,7 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     parser = argparse.ArgumentParser(
-        prog="python -m assistant.walkthrough", description="Write one session's frames as PNGs."
+        prog="python -m lab.walkthrough", description="Write one session's frames as PNGs."
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, required=True)

@@ -1,19 +1,14 @@
-"""A game camera over the room floor and standing characters drawn through it.
+"""Standing characters for the demo room, drawn through its camera.
 
-World coordinates are room grid units: x = column, y = row (plate (r, c) at (c, r), a floor
-tile is 0.5), z = height above the floor. :class:`Camera` is a pinhole camera looking at the
-floor from above: pitch 0 looks straight down, larger pitches look more across the floor
-(the game allows about 68 degrees from straight down), yaw turns the view about the vertical.
-The floor-to-image map is then an exact homography (:meth:`Camera.homography`), and any 3D
-point projects through :meth:`Camera.project`.
+:class:`Figure` is a player character standing on the floor (room grid units, see
+:mod:`assistant.demo_room.camera`), built from a few convex solids (legs and boots, torso,
+arms and hands, head and hair or helmet, an optional cape and a weapon stroke). Each solid
+is projected, only the faces turned to the camera are drawn, shaded by a fixed light from
+above, and solids and figures are painted far to near. Every figure is also drawn into a
+mask, so a renderer knows exactly which pixels it hides (the lab's walk-throughs record
+which plates a figure covers from it).
 
-:class:`Figure` is a player character standing on the floor, built from a few convex solids
-(legs and boots, torso, arms and hands, head and hair or helmet, an optional cape and a
-weapon stroke). Each solid is projected, only the faces turned to the camera are drawn,
-shaded by a fixed light from above, and solids and figures are painted far to near. Every
-figure is also drawn into a mask, so the renderer knows exactly which pixels it hides.
-
-Pure numpy/OpenCV; used by :mod:`assistant.scene` and :mod:`assistant.walkthrough`.
+Pure numpy/OpenCV.
 """
 
 from __future__ import annotations
@@ -25,10 +20,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from assistant.demo_room.camera import Camera, project_posed
+
 __all__ = [
     "ARMOUR_COLOURS",
     "SKIN_TONES",
-    "Camera",
     "Figure",
     "draw_figures",
     "random_figure",
@@ -52,86 +48,6 @@ ARMOUR_COLOURS: tuple[tuple[int, int, int], ...] = (
 _HAIR = ((20, 30, 40), (30, 60, 100), (40, 110, 170), (60, 60, 60), (160, 170, 180))
 _WEAPON = ((170, 170, 176), (120, 120, 124), (40, 80, 120), (60, 160, 200), (200, 120, 60))
 _LIGHT = np.array([0.35, -0.45, 0.82]) / np.linalg.norm([0.35, -0.45, 0.82])
-
-
-@dataclass(frozen=True)
-class Camera:
-    """A pinhole camera over the floor plane z = 0.
-
-    ``yaw_deg``: turns the view; at pitch 0 it is the room's rotation on screen (positive
-    turns the room clockwise, as :class:`~assistant.scene.SceneParams`'s ``rotation_deg``).
-    ``pitch_deg``: 0 = straight down, up to about 68 (the game's limit).
-    ``spacing_px``: on-screen plate spacing at ``look_at`` (along the screen's x axis).
-    ``look_at``: the floor point (grid units) in the middle of the view, shown at
-    ``screen_centre`` (frame pixels; ``None`` = the frame's centre).
-    ``fov_deg``: vertical field of view over the frame height; the camera's distance
-    follows from it and the spacing.
-    """
-
-    yaw_deg: float = 0.0
-    pitch_deg: float = 0.0
-    spacing_px: float = 63.0
-    look_at: tuple[float, float] = (1.0, 1.0)
-    screen_centre: tuple[float, float] | None = None
-    fov_deg: float = 50.0
-
-    def __post_init__(self) -> None:
-        if not 0.0 <= self.pitch_deg <= 85.0:
-            raise ValueError(f"pitch must be 0-85 degrees from straight down, not {self.pitch_deg}")
-        if self.spacing_px <= 0 or not 5.0 <= self.fov_deg <= 120.0:
-            raise ValueError("spacing must be positive and the field of view 5-120 degrees")
-
-    # -- pose ------------------------------------------------------------------------------
-    def focal(self, frame_size: tuple[int, int]) -> float:
-        """Focal length in pixels for a frame (width, height)."""
-        return (frame_size[1] / 2) / math.tan(math.radians(self.fov_deg) / 2)
-
-    def distance(self, frame_size: tuple[int, int]) -> float:
-        """Distance from the camera to the look-at point, in grid units."""
-        return self.focal(frame_size) / self.spacing_px
-
-    def centre(self, frame_size: tuple[int, int]) -> tuple[float, float]:
-        if self.screen_centre is not None:
-            return (float(self.screen_centre[0]), float(self.screen_centre[1]))
-        return (frame_size[0] / 2, frame_size[1] / 2)
-
-    def pose(self, frame_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(position, rotation, intrinsics)``: camera position (3,) in world units;
-        rows of ``rotation`` are the camera's right, down and forward axes in world
-        coordinates; ``intrinsics`` is the 3x3 pixel matrix."""
-        yaw = math.radians(self.yaw_deg)
-        pitch = math.radians(self.pitch_deg)
-        right_h = np.array([math.cos(yaw), -math.sin(yaw)])  # screen right at pitch 0
-        down_h = np.array([math.sin(yaw), math.cos(yaw)])  # screen down at pitch 0
-        right = np.array([*right_h, 0.0])
-        down = np.array([*(down_h * math.cos(pitch)), -math.sin(pitch)])
-        forward = -np.array([*(down_h * math.sin(pitch)), math.cos(pitch)])
-        dist = self.distance(frame_size)
-        target = np.array([self.look_at[0], self.look_at[1], 0.0])
-        position = target - forward * dist
-        focal = self.focal(frame_size)
-        cx, cy = self.centre(frame_size)
-        intrinsics = np.array([[focal, 0, cx], [0, focal, cy], [0, 0, 1]], np.float64)
-        return position, np.stack([right, down, forward]), intrinsics
-
-    def project(
-        self, points: np.ndarray, frame_size: tuple[int, int]
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """World points (N, 3) -> ``(pixels (N, 2), depth (N,))``."""
-        return _project_posed(self.pose(frame_size), points)
-
-    def homography(self, frame_size: tuple[int, int]) -> np.ndarray:
-        """Floor (grid x, y at z = 0) -> image pixels, exact for this camera."""
-        position, rotation, k = self.pose(frame_size)
-        # camera coords of (x, y, 0) = rotation @ ((x, y, 0) - position): affine in x, y
-        m = np.column_stack([rotation[:, 0], rotation[:, 1], -rotation @ position])
-        h = k @ m
-        return h / h[2, 2]
-
-    def scale_at(self, point: tuple[float, float, float], frame_size: tuple[int, int]) -> float:
-        """Pixels per world unit (across the view) at a 3D point."""
-        _, depth = self.project(np.array([point]), frame_size)
-        return self.focal(frame_size) / max(float(depth[0]), 1e-6)
 
 
 @dataclass(frozen=True)
@@ -308,18 +224,6 @@ def _face_corners(n: int) -> tuple[np.ndarray, ...]:
     return tuple(faces)
 
 
-def _project_posed(pose: tuple[np.ndarray, np.ndarray, np.ndarray],
-                   points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`Camera.project` through a pose computed once: a frame's figures project
-    thousands of small faces, and the pose's trigonometry cost more than the projection."""
-    position, rotation, k = pose
-    cam = (np.asarray(points, np.float64).reshape(-1, 3) - position) @ rotation.T
-    depth = cam[:, 2]
-    safe = np.where(np.abs(depth) < 1e-9, 1e-9, depth)
-    px = k[0, 0] * cam[:, 0] / safe + k[0, 2]
-    py = k[1, 1] * cam[:, 1] / safe + k[1, 2]
-    return np.stack([px, py], axis=1), depth
-
 
 def _normal(face: np.ndarray, inside: np.ndarray, middle: np.ndarray) -> np.ndarray:
     """The face's outward unit normal (``middle``: the face's mean point). The cross
@@ -362,7 +266,7 @@ def draw_figures(
     items = []
     for figure in figures:
         parts = _solids(figure)
-        _, depth = _project_posed(pose, np.array([[*figure.tile, figure.height / 2]]))
+        _, depth = project_posed(pose, np.array([[*figure.tile, figure.height / 2]]))
         items.append((float(depth[0]), parts))
     for depth, parts in sorted(items, key=lambda item: -item[0]):
         if depth <= 0.05:
@@ -376,7 +280,7 @@ def draw_figures(
 def _draw_part(frame, mask, pose, part) -> None:
     position, _, k = pose
     if isinstance(part, _Stroke):
-        pts, depth = _project_posed(pose, np.array([part.a, part.b]))
+        pts, depth = project_posed(pose, np.array([part.a, part.b]))
         if (depth <= 0.05).any():
             return
         thick = max(1, round(k[0, 0] / float(depth.mean()) * part.thickness))
@@ -387,7 +291,7 @@ def _draw_part(frame, mask, pose, part) -> None:
         return
     inside = part.centroid
     corners = np.vstack([part.bottom, part.top])
-    projected, depth = _project_posed(pose, corners)
+    projected, depth = project_posed(pose, corners)
     if (depth <= 0.05).any():
         return
     for corner_indices in _face_corners(len(part.bottom)):

@@ -19,7 +19,7 @@ import numpy as np
 from assistant.capture import Rect, WindowInfo
 from assistant.live import LiveLoop
 from assistant.recorder import FlightRecorder
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 
 __all__ = ["measure_recorder"]
 

@@ -1,6 +1,6 @@
 """``toa-assistant bench-walk``: the reader and the live loop through whole walk-throughs.
 
-Each session (:func:`assistant.walkthrough.walk_through`) starts from a random board; the
+Each session (:func:`lab.walkthrough.walk_through`) starts from a random board; the
 player steps on each plate of the answer, stands centred on it, and the camera follows,
 turns, zooms and pitches; team-mates stand around. Two things are measured:
 
@@ -53,7 +53,7 @@ from assistant.sequence import PictureSequence
 from assistant.solver import solve
 from assistant.vision import read_frame
 from assistant.vision.geometry import GridGeometry
-from assistant.walkthrough import DEFAULT_SCREENSHOT, WalkFrame, walk_through
+from lab.walkthrough import DEFAULT_SCREENSHOT, WalkFrame, walk_through
 
 __all__ = ["HELP", "NAME", "RESULTS_COLUMNS", "judge_picture", "judge_state", "merge_parts",
            "record_results", "results_rows", "run", "run_sessions", "session_groups",
@@ -70,7 +70,7 @@ SEQUENCE_OUTCOMES = ("right", "uncertain", "wrong", "blank", "settling")
 
 #: Windows display scaling of the sessions, in turn: most players are on Windows, often
 #: at 125% or 150%, and a client that is not DPI-aware is stretched by it
-#: (:func:`assistant.scene.display_scaled`). A third each is this project's guess at the
+#: (:func:`lab.scene.display_scaled`). A third each is this project's guess at the
 #: field, not a measurement of it.
 DISPLAY_SCALES = (1.0, 1.25, 1.5)
 
@@ -475,7 +475,7 @@ def floor_pictures(count: int, seed: int, source: str,
     ``pitch_range`` (any yaw, zoom and place, with or without the client's panels):
     right / hidden / wrong / abstain. The steep cameras' target (at most 2% abstain) is
     about the floor itself; people on it are hidden plates, measured by the sessions."""
-    from assistant.scene import Camera, SceneParams, render_scene
+    from lab.scene import Camera, SceneParams, render_scene
 
     rng = np.random.default_rng([seed, 68])
     counts = dict.fromkeys(PICTURE_OUTCOMES, 0)

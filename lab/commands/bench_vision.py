@@ -1,6 +1,6 @@
 """``toa-assistant bench-vision``: how often the reader is right, wrong or abstains, and how fast.
 
-Frames come from the synthetic room renderer (:mod:`assistant.scene`), one perturbation
+Frames come from the synthetic room renderer (:mod:`lab.scene`), one perturbation
 family at a time, plus transformed copies of the real screenshot when ``../shared/toa`` is
 present. Every frame is read twice: auto-locate (no profile) and calibrated (the scene's
 corner centres, moved by up to a pixel as a hand calibration would be). A reading is
@@ -25,8 +25,8 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.profile import Profile, toa_default_profile
-from assistant.scene import PERTURBATIONS, perturbed_params, render_scene
 from assistant.vision import Reading, read_frame
+from lab.scene import PERTURBATIONS, perturbed_params, render_scene
 
 __all__ = [
     "HELP",
@@ -127,9 +127,9 @@ def real_room_case(path: Path | str, seed: int) -> Case:
     Why: every other test picture of the reader is drawn by this project, whose renderer
     and reader share their assumptions; these are pixels it did not make. A plate here
     that is not read has nobody on it: it may be unclear, never covered."""
+    from assistant.demo_room import Camera
     from assistant.puzzle import TOA_PLATES
-    from assistant.scene import SCREENSHOT_LIT, load_screenshot
-    from assistant.scene3d import Camera
+    from lab.scene import SCREENSHOT_LIT, load_screenshot
 
     image, grid_to_px = load_screenshot(str(path))
     rng = np.random.default_rng([seed, 63])
@@ -259,6 +259,9 @@ def run(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     table: dict[str, dict[str, dict[str, int]]] = {}
     wrong_examples: list[dict] = []
+    if not SCREENSHOT_PATH.exists():
+        print(f"bench-vision: the real screenshot is not at {SCREENSHOT_PATH} (../shared beside "
+              "the repository): its pictures are left out.", file=sys.stderr)
     started = time.perf_counter()
     for number, case in enumerate(cases(args.frames, args.seed)):
         row = table.setdefault(case.family, {

@@ -4,7 +4,7 @@ CPU load at 10 fps on a 1280x720 window with the puzzle in view, next to a basel
 route drawn on the overlay (its painting timed too). A third run walks the demo room's
 player through the answer, the camera following every tile walked: the loop's own CPU
 and how many searches of the whole window each change of the view costs. Last, the
-flight recorder's cost (assistant.recorder_bench): per frame, and the memory 30 s at 10 fps
+flight recorder's cost (lab.recorder_bench): per frame, and the memory 30 s at 10 fps
 take at 1280x720 and 1920x1080 (``--recorder``: only these, no display needed). Needs a
 display; on a machine without one: ``xvfb-run -a toa-assistant bench-live``."""
 
@@ -80,13 +80,13 @@ def run(args: argparse.Namespace) -> int:
         return _soak(args)
     from PyQt6.QtWidgets import QApplication
 
+    from assistant.demo_room import RoomParams
     from assistant.gui.demo import DemoRoom
-    from assistant.scene import SceneParams
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     title = f"bench-live stand-in {os.getpid()}"
     room = DemoRoom(
-        SceneParams(
+        RoomParams(
             seed=7,
             board="111/0#0/110",
             frame_size=(1280, 720),
@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _recorder_rows() -> list[dict]:
     """The flight recorder's figures at each of :data:`RECORDER_SIZES` (Qt-free)."""
-    from assistant.recorder_bench import measure_recorder
+    from lab.recorder_bench import measure_recorder
 
     rows = []
     for size in RECORDER_SIZES:
@@ -206,7 +206,7 @@ def format_row(row: dict) -> str:
 def _soak(args: argparse.Namespace) -> int:
     """``--soak N``: the last line is ``soak: FRAMES frames, ERRORS errors handled, memory
     START -> END MB``; exit 0 when no exception escaped and memory grew by at most 20 MB."""
-    from assistant.gui.soak import MAX_GROWTH_MB, soak
+    from lab.soak import MAX_GROWTH_MB, soak
 
     def progress(result) -> None:
         print(
