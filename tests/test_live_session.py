@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.scene import SceneParams, render_scene
+from lab.scene import SceneParams, render_scene
 from assistant.session.camera import VIEW_MOVED_PX, ViewMotion
 from assistant.session.frames import Frame
 from assistant.session.tracker import FrameRead, LiveReader, WholeWindowNeeded
