@@ -48,8 +48,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 LAB = ("lab",)
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -94,14 +94,16 @@ def _known(module: str, modules: set[str]) -> str | None:
     return module or None
 
 
-def breaches() -> list[str]:
-    paths = sorted(PACKAGE.rglob("*.py"))
-    modules = {module_name(path) for path in paths}
+def breaches(package: Path = PACKAGE) -> list[str]:
+    """Every breach of the rules in ``package`` (a folder named ``assistant``), as lines."""
+    root = package.parent
+    paths = sorted(package.rglob("*.py"))
+    modules = {module_name(path, root) for path in paths}
     found: list[str] = []
     for path in paths:
-        name = module_name(path)
+        name = module_name(path, root)
         text = path.read_text(encoding="utf-8")
-        where = path.relative_to(ROOT)
+        where = path.relative_to(root)
         tree = ast.parse(text)
         if len(text.splitlines()) > MAX_MODULE_LINES:
             found.append(f"{where}: {len(text.splitlines())} lines (at most "
