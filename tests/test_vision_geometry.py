@@ -172,7 +172,7 @@ def test_the_search_finds_the_ring_past_two_figure_blobs_where_its_hidden_plates
     hypotheses = _ring_hypotheses(blobs, _NEAR_SPANS, MIN_DIAMONDS)
     through_six = [h for h in hypotheses if h[2] == frozenset(diamonds)]
     assert through_six, [sorted(h[2]) for h in hypotheses]
-    _score, homography, _members, _middle = through_six[0]
+    homography = through_six[0].homography
     ring = np.array([[c, r] for r in range(3) for c in range(3) if (r, c) != (1, 1)], float)
     places = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), homography).reshape(-1, 2)
 

@@ -461,7 +461,7 @@ def test_two_loose_or_two_tight_fits_stay_ambiguous():
     """The fit's tightness decides only between a tight fit and a loose one through as many
     diamonds, the tight one framed about as many places."""
     from assistant.vision.locate import RingFit
-    from assistant.vision.ring.search import _preferred_ring
+    from assistant.vision.ring.decide import _preferred_ring
 
     def fit(error: float, matched: int = 6) -> RingFit:
         return RingFit(None, (True,) * matched + (False,) * (8 - matched), error, 60.0)
@@ -1184,7 +1184,7 @@ def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
     from assistant.commands.bench_walk import display_scale_of
     from assistant.vision import locate
     from assistant.vision.ring.blobs import gold_blobs
-    from assistant.vision.ring.search import _side_out_of_sight
+    from assistant.vision.ring.decide import _side_out_of_sight
 
     frame = walk_through(None, 21 * 100_003 + 34, source="synthetic",
                          display_scale=display_scale_of(34))[0].scene.frame

@@ -26,6 +26,7 @@ class BlobParams:
     #: HSV range of "gold-ish" (OpenCV's H 0-180), loose for any client, brightness or
     #: gamma: the diamonds of the drawn rooms and the real screenshot, lit and unlit
     gold_low: tuple[int, int, int] = (9, 95, 35)
+    #: ... to this
     gold_high: tuple[int, int, int] = (40, 255, 255)
     #: plate spacings searched (pixels, full resolution): blobs from a quarter of the
     #: smaller one's diamond to twice the larger one's are kept (a bound set, not measured)

@@ -14,6 +14,7 @@ import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -66,16 +67,27 @@ _FAR_SLACK = 1 + CANDIDATES.far_slack * np.maximum(0, RING.sum(axis=1) - 1)
 _ALONG_FIRST = RING[:, 0][None, :, None]
 _ALONG_SECOND = RING[:, 1][None, :, None]
 
-#: (score, homography grid -> image, matched blob indices, a diamond-sized blob in the
-#: middle)
+#: a refit's candidate before it is told where it came from (:func:`refine`)
 Hypothesis = tuple[float, np.ndarray, frozenset[int], bool]
 
 
+class Candidate(NamedTuple):
+    """A candidate placement of the ring, and where it came from."""
+
+    score: float  # diamonds matched less REFIT.error_weight times the fit error
+    homography: np.ndarray  # grid -> image
+    members: frozenset[int]  # the blobs matched
+    middle_blob: bool  # a diamond-sized blob lies in the middle
+    #: ``near``: spanned by a corner's neighbours; ``far``: by the far corners; ``core``:
+    #: a loose fit's tight core; ``relabelled``: five diamonds as another ring's places
+    source: str
+
+
 def ring_hypotheses(
-    blobs: Blobs, spans: tuple[tuple[int, int], ...], needed: int,
-) -> list[Hypothesis]:
-    """Candidate rings as (score, homography grid->image, matched blob indices, a
-    diamond-sized blob in the middle), best first."""
+    blobs: Blobs, spans: tuple[tuple[int, int], ...], needed: int, source: str = "near",
+) -> list[Candidate]:
+    """Candidate rings, best first: the first fits (from ``source``, the spans' name), the
+    tight cores of loose ones, then five diamonds as other places of another ring."""
     pts, areas = blobs.centres, blobs.areas
     dist, within = _plausible_neighbours(pts, areas, spans)
     results: list[Hypothesis] = []
@@ -109,7 +121,9 @@ def ring_hypotheses(
                     key=lambda item: -item[0])
     # the same five diamonds as other places of another ring, last: for when the checks
     # turn down the ring the fit labelled them on
-    return results + second + relabelled
+    return ([Candidate(*item, source) for item in results]
+            + [Candidate(*item, "core") for item in second]
+            + [Candidate(*item, "relabelled") for item in relabelled])
 
 
 def _plausible_neighbours(pts: np.ndarray, areas: np.ndarray,

@@ -10,6 +10,7 @@ hidden).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -26,6 +27,7 @@ from assistant.vision.ring.frames import (
 )
 from assistant.vision.ring.motions import (
     MOTION,
+    MiddleCheck,
     shifted_ring,
     turned_ring,
     zoomed_ring,
@@ -44,6 +46,7 @@ from assistant.vision.ring.shape import (
     top_row_spacing,
     usual_size,
 )
+from assistant.vision.trace import note
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class FollowParams:
 
 
 FOLLOW = FollowParams()
+STAGE = "follow"
 
 
 def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
@@ -115,40 +119,59 @@ def follow_ring(frame: np.ndarray, previous: GridGeometry, *,
         # a figure crossing the middle tile (a head, gold clothes) has none
         return middle_is_framed(frame[..., :3], previous.homography @ motion)
 
-    # a shift first; a turn or zoom about the player when asked for and the shift finds
-    # nothing or fits only loosely (a zoomed view still matches a shift within the
-    # follow's tolerance, its refit bending the places it did not see)
     found = None
-    motions = [shifted_ring] + [turned_ring] * turned + [zoomed_ring] * zoomed
-    if pitched_about is not None:
-        # only the pitch: the live loop asks for it after the other follows failed
-        spot = pitched_about
-        def ring_there(motion: np.ndarray, matched: set[int]) -> bool:
-            moved = previous.homography @ motion
-            bgr = frame[..., :3]
-            unmatched = [place for place in range(len(RING)) if place not in matched]
-            return _followed_on_plates(bgr, moved) and not plain_floor_at(bgr, moved,
-                                                                           unmatched)
-
-        motions = [lambda spots, check: pitched_ring(spots, previous.homography, spot, check,
-                                                 ring_there)]
-    for motion_of in motions:
+    for source, motion_of in _motions(frame, previous, turned, zoomed, pitched_about):
         followed = motion_of(spots, plate_in_middle)
         if followed is None:
+            note(STAGE, f"{source}: no sure placement")
             continue
-        placed = _placement(frame, blobs, diamonds, previous.homography, followed)
+        placed, how = _placement(frame, blobs, diamonds, previous.homography, followed)
+        note(STAGE, f"{source}: {how}")
         if placed is not None and placed.rigid:
             return placed
         found = found or placed
     # a pitched view is the last camera turned by the angle that fits: it fits tightly,
     # or its spot or its camera was not the player's (its unseen places are then off)
+    if found is not None:
+        note(STAGE, "a loose placement" + (": not taken after a pitch"
+                                           if pitched_about is not None else " taken"))
     return None if pitched_about is not None else found
 
 
+#: a way the last view may have moved: this frame's diamonds on its floor, and the check of
+#: a placement's middle -> the motion and the matches, or None
+_Motion = Callable[[np.ndarray, MiddleCheck], tuple[np.ndarray, np.ndarray, np.ndarray] | None]
+
+
+def _motions(frame: np.ndarray, previous: GridGeometry, turned: bool, zoomed: bool,
+             pitched_about: tuple[float, float] | None) -> list[tuple[str, _Motion]]:
+    """The motions :func:`follow_ring` tries, named by their source, in order: a shift
+    first; a turn or zoom about the player when asked for and the shift finds nothing or
+    fits only loosely (a zoomed view still matches a shift within the follow's
+    tolerance, its refit bending the places it did not see); or only the pitch, which
+    the live loop asks for after the other follows failed."""
+    if pitched_about is None:
+        return ([("shift", shifted_ring)] + [("turn", turned_ring)] * turned
+                + [("zoom", zoomed_ring)] * zoomed)
+
+    def ring_there(motion: np.ndarray, matched: set[int]) -> bool:
+        moved = previous.homography @ motion
+        bgr = frame[..., :3]
+        unmatched = [place for place in range(len(RING)) if place not in matched]
+        return _followed_on_plates(bgr, moved) and not plain_floor_at(bgr, moved, unmatched)
+
+    def pitched(spots: np.ndarray, check: MiddleCheck
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        return pitched_ring(spots, previous.homography, pitched_about, check, ring_there)
+
+    return [("pitch", pitched)]
+
+
 def _placement(frame: np.ndarray, blobs: Blobs, diamonds: np.ndarray,
-               homography: np.ndarray,
-               followed: tuple[np.ndarray, np.ndarray, np.ndarray]) -> RingFit | None:
-    """The ring placed by a motion of the last view (:func:`follow_ring`)."""
+               homography: np.ndarray, followed: tuple[np.ndarray, np.ndarray, np.ndarray]
+               ) -> tuple[RingFit | None, str]:
+    """The ring placed by a motion of the last view (:func:`follow_ring`), or None, and
+    how, in words for the trace."""
     motion, nearest, ok = followed
     found = int(ok.sum())
     moved = homography @ motion
@@ -191,13 +214,16 @@ def _placement(frame: np.ndarray, blobs: Blobs, diamonds: np.ndarray,
     if placed_fitted is not None and (same or not tight):
         (chosen, members), rigid = placed_fitted, same
         fit = labelled_fit(chosen, blobs, members)
+        how = "refitted" + (" where the moved ring puts every place" if same else "")
     elif fit_moved is not None:
         chosen, fit, rigid = moved, fit_moved, tight
+        how = "moved" + (", tight" if tight else ", loose")
     else:
-        return None
+        return None, "turned down: four diamonds do not lie on its places"
     if not _followed_on_plates(frame[..., :3], chosen):
-        return None
-    return replace(fit, rigid=rigid)
+        return None, f"turned down: {how}, not on the plates"
+    rigidly = "rigidly" if rigid else "loosely"
+    return replace(fit, rigid=rigid), f"{how}, on {sum(fit.matched)} diamonds, {rigidly}"
 
 
 def _followed_on_plates(bgr: np.ndarray, homography: np.ndarray) -> bool:

@@ -151,9 +151,10 @@ def _quick_core_fits(points: np.ndarray, cores: list[list[int]], left_out: list[
     return errors, farthest
 
 
-def score_error(found: tuple[float, np.ndarray, frozenset[int], bool]) -> float:
-    """The fit error (of the spacing) behind a refined hypothesis's score."""
-    score, _homography, members, _middle = found
+def score_error(found: tuple) -> float:
+    """The fit error (of the spacing) behind a refined hypothesis's score (a
+    :func:`refine` result or a candidate made of one)."""
+    score, members = found[0], found[2]
     return (len(members) - score) / REFIT.error_weight
 
 
