@@ -779,7 +779,7 @@ def test_gold_without_a_plate_s_frame_in_a_middle_keeps_that_placement_a_rival()
     the middle is no plate, so the true ring stays a rival and neither is followed; a
     plate's diamond in the middle (framed) still rules its placement out, and the other
     is followed."""
-    from assistant.vision.locate import _shifted
+    from assistant.vision.ring.motions import shifted_ring as _shifted
 
     spots = np.array([(1, 0), (2, 0), (1, 2), (2, 2), (0, 0), (0, 1), (3, 0), (1, 1)],
                      np.float64) + 0.3
@@ -845,7 +845,7 @@ def test_the_players_half_covered_diamond_does_not_bend_a_follow() -> None:
     put the top row four to ten pixels up and hid the stepped plate's whole trio)."""
     from walks import walk_through
 
-    from assistant.vision.locate import _RING
+    from assistant.vision.ring.shape import RING as _RING
 
     walk = walk_through(None, 2 * 100_003 + 30, source="synthetic")
     before, after = walk[4], walk[5]
@@ -874,7 +874,7 @@ def test_a_follow_chained_with_a_side_covered_keeps_its_unseen_places_on_the_pla
     ring is taken then, and the places stay on the plates frame after frame."""
     from walks import walk_through
 
-    from assistant.vision.locate import _RING
+    from assistant.vision.ring.shape import RING as _RING
     from lab.commands.bench_walk import display_scale_of
 
     walk = walk_through(None, 41 * 100_003 + 13, source="synthetic",
@@ -938,7 +938,8 @@ def test_a_ring_found_too_covered_to_read_lets_the_next_frames_search_on_five() 
     a frame this small, a body's gold merged with a diamond passes for a sixth)."""
     from walks import walk_through
 
-    from assistant.vision.locate import MIN_DIAMONDS, _locate_at, locate_ring
+    from assistant.vision.locate import MIN_DIAMONDS, locate_ring
+    from assistant.vision.ring.search import locate_at as _locate_at
 
     walk = walk_through(None, 8, source="synthetic", pitch_range=(55.0, 68.0))
     assert walk[2].event == "turn"
@@ -1024,7 +1025,7 @@ def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_f
     from conftest import shared_file
     from walks import walk_through
 
-    import assistant.vision.locate as locate
+    import assistant.vision.ring.search as search
     from assistant.vision.locate import MIN_DIAMONDS_AFTER_LAST_VIEW
 
     shared_file("toa", "room_topdown.png")
@@ -1033,8 +1034,8 @@ def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_f
     picture = frame.scene.frame
     assert locate_ring(picture)[0] is None
     passes = []
-    blobs = locate._gold_blobs
-    monkeypatch.setattr(locate, "_gold_blobs",
+    blobs = search.gold_blobs
+    monkeypatch.setattr(search, "gold_blobs",
                         lambda *args, **kw: passes.append(args[1]) or blobs(*args, **kw))
     fit, why = locate_ring(picture, fewer_needed=MIN_DIAMONDS_AFTER_LAST_VIEW)
     assert fit is not None and sum(fit.matched) == 5, why
@@ -1049,7 +1050,7 @@ def test_a_session_s_first_search_goes_on_to_five_diamonds_through_the_gold_it_f
 def test_cutting_thin_strokes_parts_two_diamonds_a_weapon_joins() -> None:
     """Two diamonds joined by a 3-pixel stroke are one blob, neither compact nor solid;
     cut apart, each is a diamond. A lone diamond has nothing to cut."""
-    from assistant.vision.locate import _cut_strokes
+    from assistant.vision.ring.blobs import _cut_strokes
 
     mask = np.zeros((60, 120), np.uint8)
     diamond = np.array([[0, -10], [16, 0], [0, 10], [-16, 0]])
@@ -1074,7 +1075,7 @@ def test_diamonds_a_team_mate_s_weapon_joins_are_found_with_the_strokes_cut() ->
     two under people unmatched."""
     from walks import walk_through
 
-    from assistant.vision.locate import _RING
+    from assistant.vision.ring.shape import RING as _RING
     from lab.commands.bench_walk import display_scale_of
 
     walk = walk_through(None, 21 * 100_003 + 33, source="synthetic",
@@ -1113,7 +1114,7 @@ def test_a_blob_cut_into_many_pieces_gives_few_and_a_panel_s_size_none() -> None
     weapon joins a few diamonds, and the candidates stay few); a gold area a panel's size
     gives none (the client's brown side panel is gold to the mask, and its opening gave
     700 pieces)."""
-    from assistant.vision.locate import _parts_without_strokes
+    from assistant.vision.ring.blobs import _parts_without_strokes
 
     diamond = np.array([[0, -10], [16, 0], [0, 10], [-16, 0]])
     limits = (20.0, 2500.0)

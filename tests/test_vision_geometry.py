@@ -134,7 +134,7 @@ def test_the_search_s_own_median_is_numpy_s_to_the_last_bit():
     """The ring search takes the median of a few blob areas thousands of times through a
     short path of its own; it must give numpy's value exactly (odd and even counts, any
     scale), or the search would place rings differently from the measured one."""
-    from assistant.vision.locate import _median
+    from assistant.vision.ring.shape import fast_median as _median
 
     rng = np.random.default_rng(7)
     for count in range(1, 30):
@@ -151,7 +151,12 @@ def test_the_search_finds_the_ring_past_two_figure_blobs_where_its_hidden_plates
     head 10 px from the plate behind him. A least-squares fit through all eight leans on
     the two and drops sound diamonds; the search must still offer the ring through the
     six, which places the two covered plates where they are."""
-    from assistant.vision.locate import _NEAR_SPANS, MIN_DIAMONDS, _Blobs, _ring_hypotheses
+    from assistant.vision.ring.candidates import CANDIDATES
+    from assistant.vision.ring.candidates import ring_hypotheses as _ring_hypotheses
+    from assistant.vision.ring.shape import FIT
+    from assistant.vision.ring.shape import Blobs as _Blobs
+
+    _NEAR_SPANS, MIN_DIAMONDS = CANDIDATES.near_spans, FIT.min_diamonds
 
     diamonds = {  # blob index: (centre, area), the six whole diamonds
         0: ((264.3, 270.1), 87.0), 1: ((366.0, 269.6), 95.0), 2: ((314.6, 269.9), 136.0),
@@ -167,7 +172,7 @@ def test_the_search_finds_the_ring_past_two_figure_blobs_where_its_hidden_plates
     hypotheses = _ring_hypotheses(blobs, _NEAR_SPANS, MIN_DIAMONDS)
     through_six = [h for h in hypotheses if h[2] == frozenset(diamonds)]
     assert through_six, [sorted(h[2]) for h in hypotheses]
-    _score, homography, _members, _middle = through_six[0]
+    homography = through_six[0].homography
     ring = np.array([[c, r] for r in range(3) for c in range(3) if (r, c) != (1, 1)], float)
     places = cv2.perspectiveTransform(ring.reshape(-1, 1, 2), homography).reshape(-1, 2)
 
@@ -187,33 +192,34 @@ def test_an_evenly_noisy_loose_fit_refines_no_core(monkeypatch):
     an answer (the overlay's own marks seen around moved plates made such fits in the
     demo room). None is refined."""
     from assistant.vision import locate
+    from assistant.vision.ring import refit, shape
 
     homography = np.array([[48.0, 6.0, 300.0], [-3.0, 20.0, 220.0], [0.0, 0.004, 1.0]])
-    places = cv2.perspectiveTransform(locate._RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    places = cv2.perspectiveTransform(shape.RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
     spacing = float(np.hypot(*(places[1] - places[0])))
     centres = places + np.random.default_rng(2).normal(0, 0.015 * spacing, places.shape)
     areas, ok, nearest = np.full(8, 100.0), np.ones(8, bool), np.arange(8)
-    found = locate._refine(centres, areas, ok, nearest, spacing, locate.MIN_DIAMONDS)
+    found = refit.refine(centres, areas, ok, nearest, spacing, locate.MIN_DIAMONDS)
     assert isinstance(found, tuple) and len(found[2]) == 8
-    assert locate._score_error(found) > locate.EXACT_RING_FIT
+    assert refit.score_error(found) > locate.EXACT_RING_FIT
 
     def exact(core) -> bool:
-        fit = locate._fit(centres, core, nearest)
-        return locate._fit_error(centres, core, nearest, fit) / spacing <= locate.EXACT_RING_FIT
+        fit = shape.fit_homography(centres, core, nearest)
+        return shape.fit_error_px(centres, core, nearest, fit) / spacing <= locate.EXACT_RING_FIT
 
     cores = [np.isin(np.arange(8), left_out, invert=True)
              for size in (1, 2) for left_out in itertools.combinations(range(8), size)]
     assert sum(exact(core) for core in cores) >= 5  # tight cores there are, by chance
 
     refined = []
-    real_refine = locate._refine
+    real_refine = refit.refine
 
     def counting_refine(*args):
         refined.append(args)
         return real_refine(*args)
 
-    monkeypatch.setattr(locate, "_refine", counting_refine)
-    alternatives = locate._tight_alternatives(
+    monkeypatch.setattr(refit, "refine", counting_refine)
+    alternatives = refit.tight_alternatives(
         centres, areas, ok, nearest, spacing, locate.MIN_DIAMONDS, found)
     assert alternatives == [] and refined == []
 
@@ -226,6 +232,7 @@ def test_the_quick_core_fits_agree_with_opencv_s_fit():
     10% (the screen allows 25% either way). Far looser cores may differ more: the two
     fits minimise different errors, and the screen turns those down either way."""
     from assistant.vision import locate
+    from assistant.vision.ring import refit, shape
 
     rng = np.random.default_rng(7)
     near_bar, worst_error, worst_far = 0, 0.0, 0.0
@@ -239,7 +246,7 @@ def test_the_quick_core_fits_agree_with_opencv_s_fit():
         homography[:2, 2] = rng.uniform(100, 500, 2)
         homography[2, :2] = rng.uniform(-tilt, tilt, 2)
         places = cv2.perspectiveTransform(
-            locate._RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
+            shape.RING.reshape(-1, 1, 2), homography).reshape(-1, 2)
         centres = places + rng.normal(0, rng.uniform(0.002, 0.03) * spacing, places.shape)
         centres[rng.integers(8)] += rng.normal(0, 0.2 * spacing, 2)  # a figure's pull
         cores, left_out = [], []
@@ -247,12 +254,12 @@ def test_the_quick_core_fits_agree_with_opencv_s_fit():
             for out in itertools.combinations(range(8), size):
                 left_out.append(list(out))
                 cores.append([place for place in range(8) if place not in out])
-        errors, farthest = locate._quick_core_fits(centres, cores, left_out)
+        errors, farthest = refit._quick_core_fits(centres, cores, left_out)
         for core, out, error, far in zip(cores, left_out, errors, farthest, strict=True):
             chosen = np.isin(np.arange(8), core)
-            fit = locate._fit(centres, chosen, np.arange(8))
-            exact = locate._fit_error(centres, chosen, np.arange(8), fit)
-            mapped = cv2.perspectiveTransform(locate._RING[out].reshape(-1, 1, 2), fit)
+            fit = shape.fit_homography(centres, chosen, np.arange(8))
+            exact = shape.fit_error_px(centres, chosen, np.arange(8), fit)
+            mapped = cv2.perspectiveTransform(shape.RING[out].reshape(-1, 1, 2), fit)
             opencv_far = float(np.max(np.hypot(*(mapped.reshape(-1, 2) - centres[out]).T)))
             if exact <= 2 * locate.EXACT_RING_FIT * spacing:
                 near_bar += 1
@@ -269,10 +276,11 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     It refuses places not matched and diamonds that do not fit one ring exactly."""
     from assistant.vision import locate
     from assistant.vision.geometry import GridGeometry
+    from assistant.vision.ring import shape
 
     truth = GridGeometry(3, 3, np.array([[40.0, 6.0, 300.0], [-3.0, 22.0, 190.0],
                                          [0.0, -0.0012, 1.0]]))
-    places = truth.to_image(locate._RING)
+    places = truth.to_image(shape.RING)
     cells = locate.RING_CELLS
     diamonds = places.copy()
     diamonds[cells.index((2, 1))] += (6.0, 1.0)
@@ -284,8 +292,8 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     by_five = locate.ring_placed_by(fit, five)
     corner = cells.index((2, 2))
     assert through_all is None or np.hypot(*(through_all.geometry.to_image(
-        locate._RING)[corner] - places[corner])) > 3.0
-    assert np.hypot(*(by_five.geometry.to_image(locate._RING)[corner]
+        shape.RING)[corner] - places[corner])) > 3.0
+    assert np.hypot(*(by_five.geometry.to_image(shape.RING)[corner]
                       - places[corner])) < 0.01
     assert by_five.fit_error < 1e-6 and sum(by_five.matched) == 5
     assert locate.ring_placed_by(fit, [*five[:4], (1, 2)]) is None  # (1, 2) unmatched
@@ -298,7 +306,7 @@ def test_a_ring_placed_by_five_diamonds_alone_leaves_out_a_pulled_blob():
     # a far zoom): a pixel off in the five centres would move the corner by more than half
     # the way to its neighbours, and the ring is not placed
     squeezed = GridGeometry(3, 3, np.diag([1.0, 0.2, 1.0]) @ truth.homography)
-    flat = squeezed.to_image(locate._RING)
+    flat = squeezed.to_image(shape.RING)
     flat[~np.array(matched)] = np.nan
     assert locate.ring_placed_by(locate.RingFit(squeezed, matched, 0.0, 40.0,
                                                 diamonds=flat), five) is None
@@ -310,13 +318,14 @@ def _fitted_through(diamonds: np.ndarray, matched: tuple[bool, ...],
     blob of a diamond's size on the floor but ``bigger``'s (1.6 times)."""
     from assistant.vision import locate
     from assistant.vision.geometry import GridGeometry
+    from assistant.vision.ring import shape
 
     ok = np.array(matched)
-    homography = locate._fit(diamonds, ok, np.arange(8))
+    homography = shape.fit_homography(diamonds, ok, np.arange(8))
     geometry = GridGeometry(3, 3, homography / homography[2, 2])
-    spacing = locate._top_row_spacing(geometry.to_image(locate._RING))
-    error = locate._fit_error(diamonds, ok, np.arange(8), homography) / spacing
-    areas = 0.06 * locate._area_scale(geometry.homography, locate._RING)
+    spacing = shape.top_row_spacing(geometry.to_image(shape.RING))
+    error = shape.fit_error_px(diamonds, ok, np.arange(8), homography) / spacing
+    areas = 0.06 * shape.area_scale(geometry.homography, shape.RING)
     if bigger is not None:
         areas[bigger] *= 1.6
     areas[~ok] = np.nan
@@ -334,10 +343,11 @@ def test_a_fit_bent_by_one_pulled_blob_names_it_with_the_ring_of_the_others():
 
     from assistant.vision import locate
     from assistant.vision.geometry import GridGeometry
+    from assistant.vision.ring import shape
 
     truth = GridGeometry(3, 3, np.array([[60.0, 10.0, 220.0], [-4.0, 26.0, 180.0],
                                          [0.0, -0.002, 1.0]]))
-    places = truth.to_image(locate._RING)
+    places = truth.to_image(shape.RING)
     cells = locate.RING_CELLS
     matched = tuple(cell not in ((1, 2), (2, 2)) for cell in cells)
     corner = cells.index((0, 2))
@@ -347,11 +357,11 @@ def test_a_fit_bent_by_one_pulled_blob_names_it_with_the_ring_of_the_others():
     pulled[corner] += (6.0, -1.0)  # 0.1 of the 60-pixel spacing
     fit = _fitted_through(pulled, matched, bigger=corner)
     assert fit.fit_error < locate.LOOSE_FIT
-    assert np.hypot(*(fit.geometry.to_image(locate._RING)[corner] - places[corner])) > 1.0
+    assert np.hypot(*(fit.geometry.to_image(shape.RING)[corner] - places[corner])) > 1.0
     cell, others = locate.pulled_blob(fit)
     assert cell == (0, 2) and not others.matched[corner]
     assert sum(others.matched) == 5 and others.fit_error < 1e-6
-    assert np.hypot(*(others.geometry.to_image(locate._RING)[corner] - places[corner])) < 0.01
+    assert np.hypot(*(others.geometry.to_image(shape.RING)[corner] - places[corner])) < 0.01
     # noise: every blob a few tenths of a pixel off, none pulled
     rng = np.random.default_rng(3)
     noisy = diamonds + rng.normal(0, 0.3, diamonds.shape)

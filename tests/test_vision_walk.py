@@ -106,7 +106,7 @@ def test_varied_people_never_make_a_plate_read_wrong():
 def _placed_on_true_plates(fit, scene) -> list[int]:
     """The room plates (by position) the fit's matched places fall on; fails on a place
     off every plate."""
-    from assistant.vision.locate import _RING
+    from assistant.vision.ring.shape import RING as _RING
 
     spacing = fit.spacing
     plates = []
@@ -460,7 +460,8 @@ def test_of_two_rings_through_six_diamonds_the_tight_fit_is_taken(session, index
 def test_two_loose_or_two_tight_fits_stay_ambiguous():
     """The fit's tightness decides only between a tight fit and a loose one through as many
     diamonds, the tight one framed about as many places."""
-    from assistant.vision.locate import RingFit, _preferred_ring
+    from assistant.vision.locate import RingFit
+    from assistant.vision.ring.decide import _preferred_ring
 
     def fit(error: float, matched: int = 6) -> RingFit:
         return RingFit(None, (True,) * matched + (False,) * (8 - matched), error, 60.0)
@@ -807,7 +808,7 @@ def test_eight_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_
     view whose band shows (top-down, 63 pixels a plate) still needs its frames."""
     from walks import walk_through
 
-    from assistant.vision.locate import _frames_too_thin
+    from assistant.vision.ring.frames import frames_too_thin as _frames_too_thin
     from lab.commands.bench_walk import judge_picture
     from lab.scene import Camera
 
@@ -830,7 +831,9 @@ def test_six_diamonds_on_an_exact_ring_are_taken_where_frames_are_too_thin_to_sh
     floor are what a search trusts anyway; the picture is read with those two hidden."""
     from walks import walk_through
 
-    from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from assistant.vision.locate import locate_ring
+    from assistant.vision.ring.frames import frames_are_purple as _frames_are_purple
+    from assistant.vision.ring.frames import frames_too_thin as _frames_too_thin
     from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 1, source="synthetic", display_scale=1.25, **STEEP)[21]
@@ -855,6 +858,7 @@ def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypat
     from walks import walk_through
 
     from assistant.vision import locate
+    from assistant.vision.ring import frames
     from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 2 * 100_003 + 29, source="synthetic", display_scale=1.5,
@@ -863,10 +867,10 @@ def test_seven_diamonds_on_an_exact_ring_framed_on_two_sides_are_taken(monkeypat
     fit, why = locate.locate_ring(frame.scene.frame)
     assert why is None and sum(fit.matched) == 7
     homography = fit.geometry.homography
-    assert locate._frames_too_thin(homography)
-    assert not locate._frames_are_purple(frame.scene.frame[..., :3], homography)
+    assert frames.frames_too_thin(homography)
+    assert not frames.frames_are_purple(frame.scene.frame[..., :3], homography)
     assert judge_picture(frame) in ("right", "hidden")
-    monkeypatch.setattr(locate, "_frames_too_thin", lambda homography: False)
+    monkeypatch.setattr(frames, "frames_too_thin", lambda homography: False)
     fit, why = locate.locate_ring(frame.scene.frame)
     assert why is None and sum(fit.matched) == 7
 
@@ -880,7 +884,9 @@ def test_a_frame_band_is_as_deep_as_it_shows_across_its_sides():
     colour, and the ring is taken (the live loop was blank for the frame)."""
     from walks import walk_through
 
-    from assistant.vision.locate import _frames_are_purple, _frames_too_thin, locate_ring
+    from assistant.vision.locate import locate_ring
+    from assistant.vision.ring.frames import frames_are_purple as _frames_are_purple
+    from assistant.vision.ring.frames import frames_too_thin as _frames_too_thin
     from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 62 * 100_003 + 34, source="synthetic", display_scale=1.25,
@@ -903,12 +909,10 @@ def test_thin_frames_among_team_mates_gathered_in_the_ring_still_place_it():
     and nothing read is wrong."""
     from walks import walk_through
 
-    from assistant.vision.locate import (
-        _floor_is_even,
-        _frames_are_purple,
-        _frames_too_thin,
-        locate_ring,
-    )
+    from assistant.vision.locate import locate_ring
+    from assistant.vision.ring.frames import floor_is_even as _floor_is_even
+    from assistant.vision.ring.frames import frames_are_purple as _frames_are_purple
+    from assistant.vision.ring.frames import frames_too_thin as _frames_too_thin
     from lab.commands.bench_walk import judge_picture
 
     frame = walk_through(None, 14 * 100_003 + 29, source="synthetic", display_scale=1.5,
@@ -1178,6 +1182,8 @@ def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
     from walks import walk_through
 
     from assistant.vision import locate
+    from assistant.vision.ring.blobs import gold_blobs
+    from assistant.vision.ring.decide import _side_out_of_sight
     from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 21 * 100_003 + 34, source="synthetic",
@@ -1186,21 +1192,21 @@ def test_a_side_out_of_sight_needs_five_framed_diamonds_alone_fitting_exactly():
     assert why is None and sum(fit.matched) == 5
     bgr = frame[..., :3]
     for factor in (2, 1):
-        blobs = locate._gold_blobs(frame, factor)
+        blobs = gold_blobs(frame, factor)
         if len(blobs.areas) >= 5:
             break
-    assert locate._side_out_of_sight(bgr, blobs, fit)
-    assert not locate._side_out_of_sight(bgr, blobs, replace(fit, fit_error=0.02))
+    assert _side_out_of_sight(bgr, blobs, fit)
+    assert not _side_out_of_sight(bgr, blobs, replace(fit, fit_error=0.02))
     fourth = list(fit.matched)
     fourth[fourth.index(True)] = False
-    assert not locate._side_out_of_sight(bgr, blobs, replace(fit, matched=tuple(fourth)))
+    assert not _side_out_of_sight(bgr, blobs, replace(fit, matched=tuple(fourth)))
     # a blob of a diamond's size in the ring's middle
     middle = fit.geometry.to_image(np.array([(1.0, 1.0)]))
     size = float(np.median(blobs.areas))
     crowded = replace(blobs, centres=np.vstack([blobs.centres, middle]),
                       areas=np.append(blobs.areas, size),
                       solidity=np.append(blobs.solidity, 1.0))
-    assert not locate._side_out_of_sight(bgr, crowded, fit)
+    assert not _side_out_of_sight(bgr, crowded, fit)
 
 
 def test_a_lone_look_the_plates_colour_does_not_bear_out_is_a_covered_plate():
@@ -1377,7 +1383,8 @@ def test_five_ring_places_are_relabelled_onto_every_other_ring_they_fit():
     the corners and an edge plate of a ring half as wide, and the other way round; a side
     and the two plates below it, of a ring half as high. A ring's own turns and mirrors
     are the same ring, never another."""
-    from assistant.vision.locate import _RING, _five_relabellings
+    from assistant.vision.ring.candidates import _five_relabellings
+    from assistant.vision.ring.shape import RING as _RING
 
     def places_of_other_rings(indices):
         grid = np.column_stack([_RING, np.ones(8)])
@@ -1513,7 +1520,8 @@ def test_a_small_frame_the_full_resolution_search_misses_is_searched_at_half():
     from walks import walk_through
 
     from assistant.sequence import PictureSequence
-    from assistant.vision.locate import MIN_DIAMONDS, _locate_at, locate_ring
+    from assistant.vision.locate import MIN_DIAMONDS, locate_ring
+    from assistant.vision.ring.search import locate_at as _locate_at
     from lab.commands.bench_walk import judge_state
 
     walk = walk_through(None, 62 * 100_003 + 35, source="synthetic", display_scale=1.5,
