@@ -19,10 +19,10 @@ Every plate set aside notes why in the trace (:func:`assistant.vision.trace.note
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from assistant.profile import GridSpec
 from assistant.puzzle import Board
 from assistant.vision.appearance import PARTIAL_CONFIDENCE, Decision, Look, classify, sector_stats
 from assistant.vision.geometry import (
@@ -47,9 +47,6 @@ from assistant.vision.reading import (
 )
 from assistant.vision.trace import note
 from assistant.vision.unread import plain_floor, settle_unread
-
-if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
-    from assistant.profile import GridSpec
 
 __all__ = ["PLATE_RULES", "PlateRules", "read_cells"]
 

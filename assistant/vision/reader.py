@@ -27,10 +27,10 @@ from the frames before (:mod:`assistant.inference`), never for one picture.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from assistant.profile import TOA_RING, GridSpec, Profile
 from assistant.vision.appearance import Look
 from assistant.vision.geometry import GridGeometry, geometry_from_corners
 from assistant.vision.locate import (
@@ -64,9 +64,6 @@ from assistant.vision.reading import (
     as_bgr,
 )
 from assistant.vision.trace import note, recording
-
-if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
-    from assistant.profile import GridSpec, Profile
 
 __all__ = [
     "MAX_HIDDEN",
@@ -114,9 +111,7 @@ def _summary(reading: Reading) -> str:
 def _how_to_read(profile: Profile | None) -> tuple[GridSpec, Look, _References]:
     """The grid, its cells' look and the reference colours: the profile's, or without
     one the ToA ring read by its contrast."""
-    from assistant.profile import GridSpec
-
-    grid = profile.grid if profile is not None else GridSpec(3, 3, ((1, 1),), 2, 1)
+    grid = profile.grid if profile is not None else TOA_RING
     look = Look(profile.appearance.look) if profile is not None else Look.TOA_PLATE
     refs = profile.appearance.references_bgr() if profile is not None else None
     return grid, look, refs
