@@ -17,10 +17,10 @@ from assistant.commands.bench_vision import outcome_of, real_room_case
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.scene import perturbed_params, render_scene
 from assistant.vision import read_frame
-from assistant.vision.appearance import read_whole
 from assistant.vision.cover import covered
 from assistant.vision.geometry import geometry_from_corners
 from assistant.vision.reader import Reading, TileReading
+from assistant.vision.whole import read_whole
 
 CELLS = list(TOA_PLATES)
 

@@ -982,7 +982,7 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
     import cv2
     from conftest import shared_file
 
-    from assistant.vision.appearance import _UNEVEN_LUMA, _luma_spread
+    from assistant.vision.appearance import APPEARANCE_RULES, _luma_spread
 
     shot = cv2.imread(str(shared_file("toa", "room_topdown.png")))
     for scale in (0.75, 1.0, 1.5, 2.0):
@@ -996,7 +996,7 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
             reading = read_frame(picture)
             assert reading.board is not None and reading.board.format() == "111/0#0/110"
             _cells, parts = _sector_colours(picture, reading)
-            assert _luma_spread(parts).max() < _UNEVEN_LUMA / 2
+            assert _luma_spread(parts).max() < APPEARANCE_RULES.uneven_luma / 2
 
 
 def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():

@@ -3,7 +3,7 @@
 After :mod:`assistant.vision.plates` has read what it could, each plate set aside in view
 is one of: *covered* (something stands on it: :func:`assistant.vision.cover.covered`
 against the plates read), told from its whole diamond after all
-(:func:`assistant.vision.appearance.read_whole`), or *unclear* (in view, nothing over
+(:func:`assistant.vision.whole.read_whole`), or *unclear* (in view, nothing over
 it, its look not told). A plate past the picture's edge stays *outside*. And a covered
 place that shows the plain floor between plates says the grid is not on the ring at all
 (:func:`plain_floor`).
@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assistant.vision.appearance import WHOLE_CONFIDENCE, Look, read_whole
+from assistant.vision.appearance import WHOLE_CONFIDENCE, Look
 from assistant.vision.cover import covered
 from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, pixels_at
 from assistant.vision.reading import cell_words
 from assistant.vision.trace import note
+from assistant.vision.whole import read_whole
 
 __all__ = ["FLOOR_RULES", "FloorRules", "plain_floor", "settle_unread"]
 
@@ -45,6 +46,7 @@ class FloorRules:
 
 FLOOR_RULES = FloorRules()
 
+
 def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                    samples: np.ndarray, hidden: list[int], outside: np.ndarray,
                    lit: np.ndarray, confidence: np.ndarray, look: Look,
@@ -52,9 +54,10 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
                    ) -> tuple[tuple[int, int], ...]:
     """What the plates set aside in view are: covered (something stands on them, by
     :func:`assistant.vision.cover.covered` against the plates read), or else told from
-    their whole diamonds (:func:`read_whole`; ``lit``, ``confidence`` and ``hidden``
-    updated), or unclear. Returns the unclear cells. Only ToA plates have a frame and a
-    diamond to tell a body by; a generic grid's cell set aside stays covered.
+    their whole diamonds (:func:`~assistant.vision.whole.read_whole`; ``lit``,
+    ``confidence`` and ``hidden`` updated), or unclear. Returns the unclear cells. Only
+    ToA plates have a frame and a diamond to tell a body by; a generic grid's cell set
+    aside stays covered.
 
     When no plate was read by its sectors, the plates told by their whole diamonds are
     the ones the rest are compared with for a body. A plate set aside for something over
@@ -95,10 +98,17 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     return tuple(sorted(cells[i] for i in suspects if lit[i] < 0 and i not in under))
 
 
-
 def plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                 rules: FloorRules = FLOOR_RULES) -> bool:
     """Does any of ``cells`` show the plain floor (its disc and the plate frame around it)?"""
+    return any(share >= rules.like_share
+               for share in _floor_likeness(bgr, geometry, cells, rules))
+
+
+def _floor_likeness(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                    rules: FloorRules) -> list[float]:
+    """Per cell: the share of its sampled disc and plate frame that looks like the floor
+    between the plates (within :attr:`FloorRules.tolerance` of its median colour)."""
 
     def sample(points: np.ndarray) -> np.ndarray:
         return pixels_at(bgr, geometry.to_image(points))
@@ -109,11 +119,10 @@ def plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, 
     tolerance = max(rules.tolerance, 2.5 * float(spread))
     angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     ring = np.stack([np.cos(angles), np.sin(angles)], 1) * 0.22
+    shares = []
     for r, c in cells:
         points = np.concatenate([SAMPLE_OFFSETS, ring]) + np.array([c, r], np.float64)
         colours = sample(points)
         like = np.abs(colours - centre).max(axis=1) <= tolerance
-        if like.mean() >= rules.like_share:
-            return True
-    return False
-
+        shares.append(float(like.mean()))
+    return shares
