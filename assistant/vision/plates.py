@@ -501,7 +501,7 @@ def shaded(samples: np.ndarray, lit: np.ndarray, rules: PlateRules = PLATE_RULES
 
 
 def without_doubted(visible: np.ndarray, decision: Decision, still: np.ndarray
-                     ) -> Decision | None:
+                    ) -> Decision | None:
     """``decision``, made on the ``visible`` cells, for the ``still`` visible ones (a
     subset): None when those show one look only (the hidden cell may have been all that
     told the looks apart, so which one they show is not told)."""

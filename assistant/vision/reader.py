@@ -144,24 +144,30 @@ def _read_frame(frame: np.ndarray, profile: Profile | None = None, *,
     whole = frame if frame.ndim == 3 else bgr  # BGRA stays whole: contiguous, fast to resize
     grid, look, refs = _how_to_read(profile)
     if grid.states != 2:
+        note("reader", f"a grid of {grid.states} states: not read")
         return abstain(
             f"The reader reads on/off grids only; this profile has {grid.states} states.",
             "calibrated",
         )
     if profile is not None and profile.corners is not None:
         geometry = geometry_from_corners(grid.rows, grid.cols, np.array(profile.corners))
+        note("placing", "placed by the profile's corners" if set_aside is None else
+             f"placed by an earlier view's corners, {len(set_aside)} plate(s) unread there")
         if set_aside is not None:
             return read_cells(bgr, geometry, grid, look, refs, "auto",
                               unmatched=tuple(set_aside), max_hidden=max_hidden)
         return read_cells(bgr, geometry, grid, look, refs, "calibrated", unmatched=(),
                           max_hidden=max_hidden)
     if not grid.is_toa_ring:
+        note("placing", "a grid without corners that is not the ToA ring: nothing to "
+             "locate it by")
         return abstain(
             "This profile has no corner positions: calibrate the grid first.", "calibrated"
         )
     fit, why = locate_ring(whole, diamonds_needed=diamonds_needed, fewer_needed=fewer_diamonds,
                            cut_strokes=cut_strokes)
     if fit is None:
+        note("placing", "two rings found" if why == "several" else "no ring found")
         reason = (
             "Two puzzle-like patterns are in view: calibrate to pick one."
             if why == "several"
@@ -309,6 +315,7 @@ def follow_frame(frame: np.ndarray, previous: GridGeometry,
     fit = follow_ring(whole, previous, turned=turned, zoomed=zoomed,
                       pitched_about=pitched_about)
     if fit is None:
+        note("placing", "the ring is not found near the last view")
         return abstain(NOT_IN_VIEW, "auto")
     unmatched = tuple(
         cell for cell, seen in zip(grid.cells, fit.matched, strict=True) if not seen

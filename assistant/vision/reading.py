@@ -254,8 +254,8 @@ def as_bgr(frame: object) -> np.ndarray:
 
 
 def abstain(reason: str, mode: str, *, found: bool = False,
-             geometry: GridGeometry | None = None,
-             tiles: tuple[TileReading, ...] = ()) -> Reading:
+            geometry: GridGeometry | None = None,
+            tiles: tuple[TileReading, ...] = ()) -> Reading:
     """A reading that gives no board, saying why in ``reason`` (one sentence)."""
     corners = geometry.corners() if geometry is not None else None
     return Reading(found, True, reason, None, tiles, corners, geometry, mode)
@@ -266,15 +266,13 @@ def cell_noun(look: Look) -> str:
     return "Plate" if look is Look.TOA_PLATE else "Cell"
 
 
-
 def cell_words(cell: tuple[int, int]) -> str:
     """A cell as the trace names it: (row, column), counted from 1."""
     return f"({cell[0] + 1},{cell[1] + 1})"
 
 
-
 def too_many_covered(cells: list[tuple[int, int]], covered: np.ndarray, look: Look,
-                      max_hidden: int = MAX_HIDDEN) -> str:
+                     max_hidden: int = MAX_HIDDEN) -> str:
     """More cells covered than a reading may hide: name them."""
     places = ", ".join(f"row {cells[i][0] + 1}, column {cells[i][1] + 1}" for i in covered)
     return (f"Too much of the puzzle is covered ({cell_noun(look).lower()}s at {places}); "
@@ -282,7 +280,7 @@ def too_many_covered(cells: list[tuple[int, int]], covered: np.ndarray, look: Lo
 
 
 def too_many_unclear(cells: list[tuple[int, int]], unread: np.ndarray, look: Look,
-                      max_hidden: int = MAX_HIDDEN) -> str:
+                     max_hidden: int = MAX_HIDDEN) -> str:
     """More cells in view but not told lit from unlit than a reading may leave unread."""
     places = ", ".join(f"row {cells[i][0] + 1}, column {cells[i][1] + 1}" for i in unread)
     return (f"Can't tell lit from unlit on {cell_noun(look).lower()}s at {places} (too "
@@ -290,7 +288,7 @@ def too_many_unclear(cells: list[tuple[int, int]], unread: np.ndarray, look: Loo
 
 
 def undecided_reason(decision: Decision, cells: list[tuple[int, int]], look: Look,
-            bad: int | None = None) -> str:
+                     bad: int | None = None) -> str:
     """Why the looks of a frame's cells were not told apart, in one sentence."""
     if decision.reason == "covered" and bad is not None:
         r, c = cells[bad]

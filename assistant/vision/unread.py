@@ -48,10 +48,10 @@ FLOOR_RULES = FloorRules()
 
 
 def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
-                   samples: np.ndarray, hidden: list[int], outside: np.ndarray,
-                   lit: np.ndarray, confidence: np.ndarray, look: Look,
-                   partly: set[int] = frozenset()
-                   ) -> tuple[tuple[int, int], ...]:
+                  samples: np.ndarray, hidden: list[int], outside: np.ndarray,
+                  lit: np.ndarray, confidence: np.ndarray, look: Look,
+                  partly: set[int] = frozenset()
+                  ) -> tuple[tuple[int, int], ...]:
     """What the plates set aside in view are: covered (something stands on them, by
     :func:`assistant.vision.cover.covered` against the plates read), or else told from
     their whole diamonds (:func:`~assistant.vision.whole.read_whole`; ``lit``,
