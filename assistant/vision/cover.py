@@ -46,12 +46,20 @@ class CoverParams:
     ring_radii: tuple[float, ...] = (0.20, 0.235)
     #: places round the ring
     ring_places: int = 24
-    #: a run of places round the ring in foreign colours this long is a leg or a stroke
+    #: a run of places round the ring in foreign colours this long is a leg or a stroke:
+    #: plates set aside with nobody on them, 0 on the real room's pixels (33 plates) and
+    #: at most 5 on walk-through pictures (27 plates, one of 4 or more: a body across the
+    #: frame, not the diamond); with a body over the diamond, up to 13 (64 of 331 plates
+    #: at 4 or more)
     ring_run: int = 4
     #: a colour this far (Lab: 100 from black to white) from every colour the read plates
-    #: show on their diamonds and frames is foreign ...
+    #: show on their diamonds and frames is foreign (a bound chosen with the two above and
+    #: judged through them, not measured apart) ...
     foreign_lab: float = 16.0
-    #: ... and this share of the diamond's sampled points in foreign colours is a body
+    #: ... and this share of the diamond's sampled points in foreign colours is a body:
+    #: plates set aside with nobody on them, 0 on the real room's pixels and at most 0.15
+    #: on walk-through pictures (0.22 with a body over the frame only); with a body over
+    #: the diamond, up to 1.0 (121 of 331 plates at 0.3 or more)
     diamond_share: float = 0.3
 
 

@@ -59,11 +59,12 @@ class PlacingRules:
     #: A ring placed by the last view moved rigidly, when nothing else reads the frame,
     #: may hide this many: its places are the ring's own, and the three plates left read
     #: still tell the step just made by the ones of its trio among them (the session
-    #: keeps every candidate they leave open).
+    #: keeps every candidate they leave open). A count by that reasoning, not measured.
     max_hidden_rigid: int = 5
     #: A five-diamond ring is the loose fit's own ring when no place of it lies farther
     #: than this from the loose fit's (of its spacing): another lattice lies a whole
-    #: spacing off somewhere.
+    #: spacing off somewhere, while the loose fits this is asked about fit their diamonds
+    #: to 0.013-0.027 of the spacing (RMS; see the reader's ``_tight_core_on_five``).
     same_ring: float = 0.35
     #: With two opposite corners unmatched, a sheared ring through the six diamonds is set
     #: aside when the ring shows purple frames about this many of the six at least ...
