@@ -37,13 +37,14 @@ from pathlib import Path
 import numpy as np
 
 from assistant.errors import UserError
-from assistant.puzzle import Board, check_states_and_objective
+from assistant.puzzle import TOA_PLATES, Board, check_states_and_objective
 from assistant.storage import atomic_write_text
 from assistant.vision.geometry import CORNER_NAMES, geometry_from_corners
 
 __all__ = [
     "LOOKS",
     "PROFILE_VERSION",
+    "TOA_RING",
     "Appearance",
     "CaptureTarget",
     "GridSpec",
@@ -91,13 +92,21 @@ class GridSpec:
 
     @property
     def is_toa_ring(self) -> bool:
-        return (self.rows, self.cols, self.holes) == (3, 3, ((1, 1),))
+        """The grid of the ToA plates (whatever its objective)."""
+        return (self.rows, self.cols, self.holes) == (TOA_RING.rows, TOA_RING.cols,
+                                                      TOA_RING.holes)
 
     def empty_board(self) -> Board:
         return Board.from_arrays(
             np.zeros((self.rows, self.cols), np.int64), np.array(self.present), self.states,
             self.objective,
         )
+
+
+#: The ToA plates' grid: 3 by 3, its hole the cell the ring of :data:`TOA_PLATES` leaves
+#: out, two states, all lit to solve.
+TOA_RING = GridSpec(3, 3, tuple(sorted({(r, c) for r in range(3) for c in range(3)}
+                                       - set(TOA_PLATES))), 2, 1)
 
 
 @dataclass(frozen=True)

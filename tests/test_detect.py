@@ -128,3 +128,23 @@ def test_no_answer_is_exit_1_and_good_pictures_are_reported_before_bad_ones(
 
 def _records_of(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
+
+
+def test_trace_says_which_stage_placed_and_answered(pictures, tmp_path, capsys):
+    """``--trace`` prints the reader's notes under each picture: the stage that placed the
+    grid (located, or the profile's corners, or nothing found) and the answer."""
+    scene, room, _jpeg, bmp = pictures
+    assert main(["detect", "--trace", str(room), str(bmp)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("board 010/1#1/010 (confidence 1.00); step on 101/0#0/101")
+    assert out[1].startswith("  placing: ring located on 8 diamonds, fit error ")
+    assert out[2] == "  answer: board 010/1#1/010"
+    assert out[3].endswith("no answer: Puzzle not in view.")
+    assert out[4:] == ["  placing: no ring found",
+                       "  answer: abstained: Puzzle not in view."]
+    path = tmp_path / "room-profile.json"
+    save_profile(toa_default_profile().with_corners(scene.corners), path)
+    assert main(["detect", "--json", "--trace", "--profile", str(path), str(room)]) == 0
+    (record,) = _records(capsys)
+    assert record["trace"] == ["placing: placed by the profile's corners",
+                               "answer: board 010/1#1/010"]

@@ -171,3 +171,56 @@ def test_look_defaults_follow_the_grid():
     assert parse_profile(json.dumps(data)).appearance.look == "brightness"
     data["grid"] = {"rows": 3, "columns": 3, "holes": [[2, 2]]}
     assert parse_profile(json.dumps(data)).appearance.look == "toa-plate"
+
+
+def _fresh_interpreter(code: str) -> str:
+    """What ``code`` prints when run in an interpreter that has imported nothing yet."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("first, then", [
+    ("assistant.profile", "assistant.vision"),
+    ("assistant.vision", "assistant.profile"),
+    ("assistant.vision.reader", "assistant.profile"),
+    ("assistant.profile", "assistant.vision.reader"),
+])
+def test_the_profile_and_the_reader_import_in_either_order(first, then) -> None:
+    """The profile sits a layer under the reader and the reader imports it at the top of
+    its modules: whichever is imported first, both load whole (no name is missing from a
+    half-loaded module)."""
+    printed = _fresh_interpreter(
+        f"import {first}\nimport {then}\n"
+        "from assistant.vision import Reading, read_frame, follow_frame, locate_ring\n"
+        "from assistant.vision.reader import MAX_HIDDEN_IN_SESSION, leaves_a_corner_unread\n"
+        "from assistant.profile import GridSpec, Profile, toa_default_profile\n"
+        "import numpy as np\n"
+        "reading = read_frame(np.zeros((64, 64, 3), np.uint8), toa_default_profile())\n"
+        "print(reading.reason)\n"
+    )
+    assert printed.strip() == "Puzzle not in view."
+
+
+def test_the_profile_loads_no_stage_of_the_reader() -> None:
+    """Importing the profile (a layer under the reader) loads the geometry it checks
+    corners with, and none of the reader's stages."""
+    printed = _fresh_interpreter(
+        "import sys\nimport assistant.profile\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('assistant.vision'))))"
+    )
+    assert printed.split() == ["assistant.vision", "assistant.vision.geometry"]
+
+
+def test_the_toa_ring_is_the_puzzle_s_plates() -> None:
+    """One definition of the ring: the grid the reader reads without a profile, and the
+    shipped profile's, hold exactly the plates of :data:`assistant.puzzle.TOA_PLATES`."""
+    from assistant.profile import TOA_RING
+    from assistant.puzzle import TOA_PLATES
+
+    assert tuple(TOA_RING.cells) == TOA_PLATES
+    assert TOA_RING.is_toa_ring and toa_default_profile().grid == TOA_RING

@@ -15,10 +15,10 @@ from conftest import shared_file
 
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.vision import read_frame
-from assistant.vision.appearance import read_whole
 from assistant.vision.cover import covered
 from assistant.vision.geometry import geometry_from_corners
 from assistant.vision.reader import Reading, TileReading
+from assistant.vision.whole import read_whole
 from lab.commands.bench_vision import outcome_of, real_room_case
 from lab.scene import perturbed_params, render_scene
 

@@ -323,7 +323,7 @@ def test_a_doubted_plate_that_alone_told_the_looks_apart_leaves_nothing_decided(
     """The looks stand without the doubted plate only while the others show both: when
     it was the one plate of its look, the others' look is not told by them."""
     from assistant.vision.appearance import Decision
-    from assistant.vision.reader import _without_doubted
+    from assistant.vision.plates import without_doubted as _without_doubted
 
     decision = Decision(np.array([0, 0, 1, 0]), np.full(4, 0.9), np.array([1.0, 1.1, 2.0, 1.2]))
     both = _without_doubted(np.array([0, 1, 3, 5]), decision, np.array([0, 3, 5]))
@@ -520,7 +520,7 @@ def test_a_far_plate_all_but_covered_by_two_coats_is_never_read(source):
 def test_a_plate_much_darker_than_its_look_is_shaded():
     """Only a plate well below the others of its look, with three of that look to tell
     (two of a look tell nothing: which of them is the odd one?)."""
-    from assistant.vision.reader import _shaded
+    from assistant.vision.plates import shaded as _shaded
 
     lit_colour, unlit_colour = (65, 160, 188), (16, 136, 163)
     colours = [unlit_colour, lit_colour, lit_colour, lit_colour, (57, 120, 145), unlit_colour]
@@ -552,7 +552,7 @@ def test_a_plate_is_compared_with_the_others_of_its_look_not_with_itself():
     well below the median of the other three. Of three of a look, the other two tell
     (the player's gold trousers over a lit
     plate, read as one of three unlit plates, 0.10 darker than the other two)."""
-    from assistant.vision.reader import _shaded
+    from assistant.vision.plates import shaded as _shaded
 
     lit_colour, unlit_colour = (65, 160, 188), (16, 136, 163)
     darker = (14, 115, 136)  # log(163 + 8) - log(136 + 8) = 0.17
@@ -575,7 +575,7 @@ def test_a_plate_read_lit_but_no_brighter_than_the_unlit_ones_is_doubted():
     an unlit diamond can pass for lit in chroma; 0.07 darker than the unlit plates (two
     or more), such a plate is doubted, however few lit plates there are to compare it
     with."""
-    from assistant.vision.reader import _shaded
+    from assistant.vision.plates import shaded as _shaded
 
     lit_colour, unlit_colour = (65, 160, 188), (16, 136, 163)
     dull_gold = (47, 127, 150)  # log(150 + 8) - log(163 + 8) = -0.08
@@ -947,8 +947,7 @@ def test_a_plate_with_a_sector_leaning_to_the_other_look_is_not_read_from_the_re
 def _sector_colours(picture, reading):
     """The reading's cells and each one's sector colours, sampled as the reader samples."""
     from assistant.vision.appearance import sector_stats
-    from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS
-    from assistant.vision.reader import pixels_at
+    from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS, pixels_at
 
     cells = [(tile.row, tile.col) for tile in reading.tiles]
     points = reading.geometry.sample_points(cells, SAMPLE_OFFSETS, inside_diamond=True)
@@ -987,7 +986,7 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
     import cv2
     from conftest import shared_file
 
-    from assistant.vision.appearance import _UNEVEN_LUMA, _luma_spread
+    from assistant.vision.appearance import APPEARANCE_RULES, _luma_spread
 
     shot = cv2.imread(str(shared_file("toa", "room_topdown.png")))
     for scale in (0.75, 1.0, 1.5, 2.0):
@@ -1001,7 +1000,7 @@ def test_plain_diamonds_are_even_in_brightness_on_the_real_screenshot():
             reading = read_frame(picture)
             assert reading.board is not None and reading.board.format() == "111/0#0/110"
             _cells, parts = _sector_colours(picture, reading)
-            assert _luma_spread(parts).max() < _UNEVEN_LUMA / 2
+            assert _luma_spread(parts).max() < APPEARANCE_RULES.uneven_luma / 2
 
 
 def test_a_corner_trio_hidden_on_a_loose_fit_puts_no_place_off_its_plate():
@@ -1108,7 +1107,7 @@ def test_a_corner_and_its_neighbours_hidden_are_not_placed_through_a_covered_blo
     however tight the fit (a pulled blob bends the fit where nothing checks it)."""
     from types import SimpleNamespace
 
-    from assistant.vision.reader import _unless_corner_unplaced
+    from assistant.vision.placing import unless_corner_unplaced as _unless_corner_unplaced
 
     def reading(hidden):
         return SimpleNamespace(abstain=False, hidden=tuple(sorted(hidden)))
@@ -1338,7 +1337,8 @@ def test_a_sheared_ring_through_six_diamonds_is_never_taken_for_the_ring():
 
     from assistant.vision.geometry import GridGeometry
     from assistant.vision.locate import MAX_ROLL_SKEW, RING_CELLS, locate_ring, roll_skew
-    from assistant.vision.reader import _SHEARS, _another_ring_fits
+    from assistant.vision.placing import SHEARS as _SHEARS
+    from assistant.vision.placing import another_ring_fits as _another_ring_fits
     from lab.commands.bench_walk import display_scale_of
 
     frame = walk_through(None, 24 * 100_003 + 20, source="synthetic",

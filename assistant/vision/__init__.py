@@ -3,28 +3,41 @@
 Pure numpy/OpenCV, no Qt: frames come in as numpy arrays (BGR or BGRA, as mss and
 OpenCV give them), readings go out as plain dataclasses. The overlay imports the
 geometry and the radii from here so that it never draws where the reader looks.
+
+Importing the package loads none of its modules: each name below is loaded from its
+module on first use. :mod:`assistant.profile`, a layer under the reader, imports
+:mod:`assistant.vision.geometry`, which runs this file first, and the reader imports the
+profile; loading the reader here would make that a cycle.
 """
 
-from assistant.vision.appearance import CONFIDENT, FALLBACK_CONFIDENCE, Look, classify
-from assistant.vision.geometry import (
-    CORNER_NAMES,
-    MARK_INNER_RADIUS,
-    MARK_OUTER_RADIUS,
-    PLATE_RADIUS,
-    SAMPLE_RADIUS,
-    GridGeometry,
-    geometry_from_corners,
-)
-from assistant.vision.locate import RingFit, follow_ring, locate_ring
-from assistant.vision.reader import (
-    NOT_IN_VIEW,
-    FrameError,
-    Reading,
-    TileReading,
-    as_bgr,
-    follow_frame,
-    read_frame,
-)
+from __future__ import annotations
+
+from importlib import import_module
+
+#: each name the package offers, and the module it comes from
+_EXPORTS = {
+    "CONFIDENT": "assistant.vision.appearance",
+    "FALLBACK_CONFIDENCE": "assistant.vision.appearance",
+    "Look": "assistant.vision.appearance",
+    "classify": "assistant.vision.appearance",
+    "CORNER_NAMES": "assistant.vision.geometry",
+    "MARK_INNER_RADIUS": "assistant.vision.geometry",
+    "MARK_OUTER_RADIUS": "assistant.vision.geometry",
+    "PLATE_RADIUS": "assistant.vision.geometry",
+    "SAMPLE_RADIUS": "assistant.vision.geometry",
+    "GridGeometry": "assistant.vision.geometry",
+    "geometry_from_corners": "assistant.vision.geometry",
+    "RingFit": "assistant.vision.locate",
+    "follow_ring": "assistant.vision.locate",
+    "locate_ring": "assistant.vision.locate",
+    "NOT_IN_VIEW": "assistant.vision.reading",
+    "FrameError": "assistant.vision.reading",
+    "Reading": "assistant.vision.reading",
+    "TileReading": "assistant.vision.reading",
+    "as_bgr": "assistant.vision.reading",
+    "follow_frame": "assistant.vision.reader",
+    "read_frame": "assistant.vision.reader",
+}
 
 __all__ = [
     "CONFIDENT",
@@ -49,3 +62,17 @@ __all__ = [
     "locate_ring",
     "read_frame",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A name of :data:`__all__`, loaded from its module (then kept here)."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -23,23 +23,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-import cv2
 import numpy as np
 
 __all__ = [
+    "APPEARANCE_RULES",
     "CONFIDENT",
     "FALLBACK_CONFIDENCE",
     "LUMA_BGR",
     "PARTIAL_CONFIDENCE",
     "REFERENCE_CONFIDENCE",
     "WHOLE_CONFIDENCE",
+    "AppearanceRules",
     "Decision",
     "Look",
     "classify",
     "point_features",
-    "read_whole",
     "sector_stats",
     "toa_chroma",
+    "two_looks",
 ]
 
 #: A verdict whose every cell has at least this confidence came from frame contrast or
@@ -63,61 +64,112 @@ class Look(Enum):
     BRIGHTNESS = "brightness"  # a flat cell; on is the brighter look (or the profile's "on")
 
 
-# Per look: the smallest gap between the two clusters that counts as two states, and how
-# far a cell may sit from its cluster before it is called covered.
-_MIN_GAP = {Look.TOA_PLATE: 0.25, Look.BRIGHTNESS: 0.18}
-# ToA absolute fallback: the threshold and the margin the all-same feature must clear.
-# ToA chroma: log(B / R + 0.12). The added share of red keeps the nearly-black blue of unlit
-# diamonds from amplifying noise and JPEG, at any brightness. Measured on room_topdown.png:
-# lit -0.82, unlit -1.45; the fallback threshold sits between, with a margin to clear.
-_TOA_RED_SHARE = 0.12
-_TOA_THRESHOLD = -1.13
-_TOA_MARGIN = 0.15
-# One look: the sectors of a cell must agree within this share of the minimum gap.
-_PART_TOLERANCE = 0.8
-# Two looks: a sector counts for a look when it lies beyond this share of the gap from the
-# threshold and no further than _PART_REACH of the gap beyond the look's extreme.
-_PART_GUARD = 0.2
-_PART_REACH = 0.35
-# ... or further, where the frame's noise moves a sector's feature further (_noise_reach):
-# this many times the typical sector's spread, per channel.
-_NOISE_REACH = 1.5
-# A cell is read from at least this many sectors that agree (of 4).
-_MIN_VISIBLE_PARTS = 2
-# A sector whose points spread (interquartile, any channel) over more than this share of
-# the colour difference between the looks holds two colours: part of it is hidden.
-_MIX_SPREAD = 0.6
-_MIX_OVER_TYPICAL = 2.5
-# Cells read at least, for one evenly mixed among cells not all clean to be taken as the
-# covered one (_evenly_mixed: the two looks it lies between are then told by five cells
-# or more)
-_MIXED_AMONG = 6
-# All cells alike with references: the cells must sit this share of the way from the
-# midpoint between the references; references whose brightness-free colours differ by
-# more than this (per channel, of the brightest) are compared brightness-free too.
-_REFERENCE_MARGIN = 0.25
-_SHADE_FREE_DIFFERENCE = 0.15
-# Degrees of hue a ToA sector may differ from the frame's typical diamond.
-_HUE_TOLERANCE = 12.0
-# ... and a cell alone in its look, this far from the other look's median hue (degrees):
-# measured on walk-through pictures read right (sessions of eight seeds, cameras anywhere
-# and steep, both room sources for some), a lone cell at most 4.3° from the other look
-# (268 cells); legs over a lit diamond that read as a lone unlit plate, 7.1°
-# (_lone_look_unborne)
-_LONE_HUE_TOLERANCE = 6.0
-# ... or, for a lone cell darker than the other look by more than _LONE_DARKER_DOUBT (log
-# of the brightest channel), this far (degrees). Of the 129 lone unlit cells read right
-# above, none was both: darker by 0.16 at most (a real unlit diamond is 0.13 darker than a
-# lit one, 0.18 under a gamma of 1.4), off by 3.95° at most. Orange legs over the whole
-# middle of a lit diamond at 68°, read as the one unlit plate among seven lit ones: 0.24
-# darker and 4.6° off (on the real screenshot's floor)
-_LONE_HUE_DOUBT = 3.5
-_LONE_DARKER_DOUBT = 0.2
-# Two clusters: the gap between them must exceed the spread inside either by this factor.
-_GAP_OVER_SPREAD = 1.5
-# A ToA diamond is even in brightness: its sectors' luma spread over more than this share
-# of their mean is something over part of it (_uneven_brightness).
-_UNEVEN_LUMA = 0.1
+@dataclass(frozen=True)
+class AppearanceRules:
+    """The thresholds of telling lit from unlit. Features are logs (the ToA feature: chroma
+    plus brightness, :func:`point_features`); "plain plates" are plates read right with
+    nothing over them on walk-through pictures (both room sources, cameras anywhere and
+    steep, 100-150% display scaling) and on the real screenshot's own pixels turned,
+    pitched 0-68 degrees, scaled, gamma-shifted and JPEG-compressed."""
+
+    #: The smallest gap between the two looks' features that counts as two states, ToA
+    #: plates: frames of two looks read right on walk-through pictures and the real
+    #: room's pixels show a gap of 0.44 at least (496 decisions, median 0.74) ...
+    min_gap_toa: float = 0.25
+    #: ... flat cells by brightness (generic grids: set by hand, no corpus measured) ...
+    min_gap_brightness: float = 0.18
+    #: ... and flat cells projected between the profile's on and off colours (0 to 1; set
+    #: by hand, no corpus measured).
+    min_gap_projected: float = 0.3
+    #: ToA chroma: log(B / R + this share). The added share of red keeps the nearly-black
+    #: blue of unlit diamonds from amplifying noise and JPEG, at any brightness (set by
+    #: design; :attr:`toa_threshold` was measured with it).
+    toa_red_share: float = 0.12
+    #: The absolute fallback for a ToA frame of one look: the chroma threshold, and the
+    #: margin the frame's chroma must clear. Measured on the real screenshot: lit -0.82,
+    #: unlit -1.45; the threshold sits between them.
+    toa_threshold: float = -1.13
+    toa_margin: float = 0.15
+    #: The sectors of a clean cell agree within this share of the minimum gap (or the
+    #: frame's noise, :attr:`mix_over_typical`). This margin and the ones after it, to
+    #: :attr:`shade_free_difference`, are set by design and judged through the
+    #: benchmarks' wrong count (bench-vision, bench-walk), not measured one by one.
+    part_tolerance: float = 0.8
+    #: Two looks: a sector counts for a look when it lies beyond this share of the gap from
+    #: the threshold ...
+    part_guard: float = 0.2
+    #: ... and no further than this share of the gap beyond the look's extreme ...
+    part_reach: float = 0.35
+    #: ... or further, where the frame's noise moves a sector's feature further
+    #: (:func:`_noise_reach`): this many times the typical sector's spread, per channel.
+    noise_reach: float = 1.5
+    #: A cell is read from at least this many sectors that agree (of 4).
+    min_visible_parts: int = 2
+    #: A sector whose points spread (interquartile, any channel) over more than this share
+    #: of the colour difference between the looks holds two colours: part of it is hidden
+    mix_spread: float = 0.6
+    #: ... when its spread is also this many times the frame's typical sector's; a cell's
+    #: sectors deviating from its median this many times the typical cell's are not clean.
+    mix_over_typical: float = 2.5
+    #: All cells of one ToA look: a cell whose sectors deviate this many times the typical
+    #: cell's (and past :attr:`part_tolerance` of the gap) has something over part of it.
+    alike_over_typical: float = 2.0
+    #: Cells read at least, for one evenly mixed among cells not all clean to be taken as
+    #: the covered one (:func:`_evenly_mixed`: the two looks it lies between are then told
+    #: by five cells or more).
+    mixed_among: int = 6
+    #: All cells of one look whose features spread over more than this share of the
+    #: minimum gap are neither one look nor two: the frame is ambiguous.
+    alike_spread: float = 0.8
+    #: All cells alike with references: the cells must sit this share of the way from the
+    #: midpoint between the references ...
+    reference_margin: float = 0.25
+    #: ... and references whose brightness-free colours differ by more than this (per
+    #: channel, of the brightest) are compared brightness-free too.
+    shade_free_difference: float = 0.15
+    #: Degrees of hue a ToA sector may differ from the frame's typical diamond (lit and
+    #: unlit diamonds share their gold hue; skin and clothes do not). Plain plates on
+    #: walk-through pictures and the real room's pixels: within 8.8 degrees of their
+    #: frame's median (2,021 plates, 99% within 4.5).
+    hue_tolerance: float = 12.0
+    #: A ToA cell alone in its look must lie within this many degrees of the other look's
+    #: median hue (:func:`_lone_look_unborne`). On walk-through pictures read right, a
+    #: lone cell lay at most 4.3 degrees from the other look (268 cells); legs over a lit
+    #: diamond that read as a lone unlit plate, 7.1 degrees.
+    lone_hue_tolerance: float = 6.0
+    #: ... or within this many, for a lone cell darker than the other look by more than
+    #: :attr:`lone_darker_doubt` (log of the brightest channel). Of the 129 lone unlit
+    #: cells read right above, none was both: darker by 0.16 at most (a real unlit diamond
+    #: is 0.13 darker than a lit one, 0.18 under a gamma of 1.4), off by 3.95 degrees at
+    #: most. Orange legs over the whole middle of a lit diamond at a steep camera, read as
+    #: the one unlit plate among seven lit ones: 0.24 darker and 4.6 degrees off.
+    lone_hue_doubt: float = 3.5
+    lone_darker_doubt: float = 0.2
+    #: Two looks: the gap between them must exceed the spread inside either by this factor.
+    #: Frames of two looks read right (as for :attr:`min_gap_toa`): 1.74 at least, 1% under
+    #: 2.15.
+    gap_over_spread: float = 1.5
+    #: A ToA diamond is even in brightness: its sectors' luma spread over more than this
+    #: share of their mean is something over part of it (:func:`_uneven_brightness`).
+    #: Plain diamonds keep within 1.4% on the real screenshot, 3.1% through JPEG at
+    #: quality 70, and 6.8% on walk-through pictures and the real room's pixels (2,021
+    #: plain plates, 99% within 3.4%); a player in gold seen from straight above, centred
+    #: on a lit plate: 24%.
+    uneven_luma: float = 0.1
+    #: Lit ToA diamonds are brighter too (:func:`_lit_is_brighter`): the lit plates' mean
+    #: brightness (log of the brightest channel) may fall short of the unlit ones' by at
+    #: most this much. Frames of two looks read right: lit 0.095 to 0.38 brighter (496
+    #: decisions).
+    lit_brighter_by: float = -0.02
+
+    def min_gap(self, look: Look) -> float:
+        """The smallest gap between two looks' features for cells of ``look``."""
+        return self.min_gap_toa if look is Look.TOA_PLATE else self.min_gap_brightness
+
+
+APPEARANCE_RULES = AppearanceRules()
+
+
 #: Luma weights of a BGR colour (ITU-R BT.601), for the reader and the locator alike.
 LUMA_BGR = np.array([0.114, 0.587, 0.299])
 
@@ -165,22 +217,36 @@ def sector_stats(pixels: np.ndarray, sectors: tuple[np.ndarray, ...]
     return np.stack(colours, axis=1), np.stack(spreads, axis=1)
 
 
-def toa_chroma(bgr: np.ndarray) -> np.ndarray:
+def toa_chroma(bgr: np.ndarray, rules: AppearanceRules = APPEARANCE_RULES) -> np.ndarray:
     """The brightness-free ToA cue: log(blue / red + 0.12); higher = paler = lit."""
     bgr = np.asarray(bgr, np.float64)
-    return np.log(bgr[..., 0] / np.maximum(bgr[..., 2], 1.0) + _TOA_RED_SHARE)
+    return np.log(bgr[..., 0] / np.maximum(bgr[..., 2], 1.0) + rules.toa_red_share)
 
 
 def point_features(points: np.ndarray, look: Look, on: np.ndarray | None,
-                   off: np.ndarray | None) -> np.ndarray:
+                   off: np.ndarray | None, rules: AppearanceRules = APPEARANCE_RULES) -> np.ndarray:
     """Feature of every sampled point (same shape minus the colour axis); higher = more "on"."""
     bgr = np.asarray(points, np.float64)
     if on is not None and off is not None and look is Look.BRIGHTNESS:
         axis = np.asarray(on, np.float64) - np.asarray(off, np.float64)
         return ((bgr - off) @ axis) / float(axis @ axis)
     if look is Look.TOA_PLATE:
-        return toa_chroma(bgr) + np.log(bgr.max(axis=-1) + 8.0)
+        return toa_chroma(bgr, rules) + np.log(bgr.max(axis=-1) + 8.0)
     return np.log(bgr @ LUMA_BGR + 8.0)
+
+
+@dataclass(frozen=True)
+class _Sectors:
+    """A frame's cells seen sector by sector: the colours (cells, sectors, 3), each
+    sector's spread, its feature, each cell's median feature, how far its sectors stray
+    from it, and whether they agree up to the frame's noise (``clean``)."""
+
+    parts: np.ndarray
+    spread: np.ndarray
+    part_features: np.ndarray
+    features: np.ndarray
+    deviation: np.ndarray
+    clean: np.ndarray
 
 
 def classify(
@@ -189,6 +255,7 @@ def classify(
     on: np.ndarray | None = None,
     off: np.ndarray | None = None,
     sectors: tuple[np.ndarray, ...] | None = None,
+    rules: AppearanceRules = APPEARANCE_RULES,
 ) -> Decision:
     """Decide lit/unlit for every cell, or say why it cannot be done.
 
@@ -199,6 +266,7 @@ def classify(
     on, off : BGR reference colours from calibration, or ``None``.
     sectors : index arrays splitting the points of a cell into parts that must agree
         (a partly covered cell does not); ``None`` reads each cell as one part.
+    rules : the thresholds (:class:`AppearanceRules`).
 
     Returns
     -------
@@ -210,140 +278,176 @@ def classify(
     if sectors is None:
         sectors = (np.arange(pixels.shape[1]),)
     parts, sector_spread = sector_stats(pixels, sectors)
-    part_features = point_features(parts, look, on, off)  # (cells, sectors)
+    part_features = point_features(parts, look, on, off, rules)  # (cells, sectors)
     features = np.median(part_features, axis=1)
-    gap_min = 0.3 if projecting else _MIN_GAP[look]
+    gap_min = rules.min_gap_projected if projecting else rules.min_gap(look)
     n = len(features)
-    confidence = np.zeros(n)
     deviation = np.max(np.abs(part_features - features[:, None]), axis=1)
     # sectors of a plain cell agree up to noise: how much is told by the frame's typical cell
-    clean = deviation <= max(_PART_TOLERANCE * gap_min, _MIX_OVER_TYPICAL * np.median(deviation))
+    clean = deviation <= max(rules.part_tolerance * gap_min,
+                             rules.mix_over_typical * np.median(deviation))
     worst = int(np.argmax(deviation))
     if clean.sum() < max(2, n // 2):
-        return Decision(None, confidence, features, "covered", worst)
+        return Decision(None, np.zeros(n), features, "covered", worst)
+    cells = _Sectors(parts, sector_spread, part_features, features, deviation, clean)
 
     # the looks are learnt from the cells whose parts agree; the others are then read
     # from the parts that fall clearly into one look (a figure hides the rest)
     ranked = np.sort(features[clean])
-    gap, low, high = _two_looks(ranked)
+    gap, low, high = two_looks(ranked)
     spread = max(float(np.ptp(low)), float(np.ptp(high)))
+    if gap >= gap_min and gap >= rules.gap_over_spread * spread:
+        return _two_looks_decision(cells, gap, low, high, look, on, off, rules)
+    return _one_look_decision(cells, gap_min, worst, look, on, off, rules)
 
-    if gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
-        mid = (low[-1] + high[0]) / 2
-        reach, guard = _PART_REACH * gap, _PART_GUARD * gap
-        # noise and JPEG spread every sector alike: the typical sector of this frame says
-        # how much
-        typical = float(np.median(sector_spread))
-        reach_high, reach_low = (
-            max(reach, _noise_reach(parts, typical, clean & side, look, on, off))
-            for side in (features > mid, features <= mid))
-        in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach_high)
-        in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach_low)
-        # a sector half hidden by a figure averages two colours into a third that can pass
-        # for the other look: such a sector is spread far wider than noise or JPEG spread a
-        # plain one, compared with how far apart the two looks are (colour, per channel)
-        mixed = _mixed_sectors(sector_spread, typical, parts, features, clean, mid)
-        if look is Look.TOA_PLATE:
-            mixed |= _off_hue(parts)
-        beyond = (part_features > high[-1] + reach_high) | (part_features < low[0] - reach_low)
-        foreign = (mixed | beyond).any(axis=1)
-        in_high &= ~mixed
-        in_low &= ~mixed
-        n_high, n_low = in_high.sum(axis=1), in_low.sum(axis=1)
-        unreadable = ((n_high > 0) & (n_low > 0)) | (
-            np.maximum(n_high, n_low) < _MIN_VISIBLE_PARTS
-        )
-        if unreadable.any():
-            bad = np.flatnonzero(unreadable)
-            return Decision(None, confidence, features,
-                            "covered", int(bad[np.argmax(deviation[bad])]))
-        lit = (n_high > n_low).astype(np.int64)
-        seen = np.where(lit[:, None] == 1, in_high, in_low)
-        # a sector past the middle, on the other look's side of the gap, is no noise about
-        # this cell's look: something covers part of the cell (gold clothes over a lit
-        # diamond, in their own shade, read unlit from two sectors while a third leant lit)
-        foreign = foreign | np.any(np.where(lit[:, None] == 1, part_features < mid,
-                                            part_features > mid), axis=1)
-        if look is Look.TOA_PLATE:
-            foreign |= _uneven_brightness(parts)
-        features = (part_features * seen).sum(axis=1) / seen.sum(axis=1)
-        # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
-        # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
-        if projecting and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
-            return Decision(None, confidence, features, "unlike-references")
-        if look is Look.TOA_PLATE and refs and toa_chroma(on) <= toa_chroma(off):
-            return Decision(None, confidence, features, "unlike-references")
-        lone = _lone_look_unborne(parts, lit) if look is Look.TOA_PLATE and not refs else None
-        if lone is not None:
-            return Decision(None, confidence, features, "covered", lone)
-        if look is Look.TOA_PLATE and not _lit_is_brighter(parts, lit):
-            return Decision(None, confidence, features, "ambiguous")
-        margin = np.where(seen, np.abs(part_features - mid), np.inf).min(axis=1) / (gap / 2)
-        confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
-        partial = ~seen.all(axis=1)
-        confidence[partial] = np.minimum(confidence[partial], PARTIAL_CONFIDENCE)
-        return Decision(lit, np.round(confidence, 3), features, None, None, "contrast", foreign)
 
-    if not clean.all():
+def _two_looks_decision(cells: _Sectors, gap: float, low: np.ndarray, high: np.ndarray,
+                        look: Look, on: np.ndarray | None, off: np.ndarray | None,
+                        rules: AppearanceRules) -> Decision:
+    """The cells' looks when the clean cells show two (``low`` and ``high``, ``gap``
+    apart): each cell read from its sectors that fall clearly into one look, or the
+    frame's reason why not (a cell covered, the looks unlike the references)."""
+    parts, part_features = cells.parts, cells.part_features
+    refs = on is not None and off is not None
+    projecting = refs and look is Look.BRIGHTNESS
+    confidence = np.zeros(len(cells.features))
+    mid = (low[-1] + high[0]) / 2
+    in_high, in_low, foreign = _sectors_in_looks(cells, gap, low, high, mid, look, on, off,
+                                                 rules)
+    n_high, n_low = in_high.sum(axis=1), in_low.sum(axis=1)
+    unreadable = ((n_high > 0) & (n_low > 0)) | (
+        np.maximum(n_high, n_low) < rules.min_visible_parts
+    )
+    if unreadable.any():
+        bad = np.flatnonzero(unreadable)
+        return Decision(None, confidence, cells.features,
+                        "covered", int(bad[np.argmax(cells.deviation[bad])]))
+    lit = (n_high > n_low).astype(np.int64)
+    seen = np.where(lit[:, None] == 1, in_high, in_low)
+    # a sector past the middle, on the other look's side of the gap, is no noise about
+    # this cell's look: something covers part of the cell (gold clothes over a lit
+    # diamond, in their own shade, read unlit from two sectors while a third leant lit)
+    foreign = foreign | np.any(np.where(lit[:, None] == 1, part_features < mid,
+                                        part_features > mid), axis=1)
+    if look is Look.TOA_PLATE:
+        foreign |= _uneven_brightness(parts, rules)
+    features = (part_features * seen).sum(axis=1) / seen.sum(axis=1)
+    # the features run from 0 (off) to 1 (on) with references: an "on" cluster darker
+    # than "off", or an "off" cluster beyond "on", is not the calibrated look at all
+    if projecting and (float(np.mean(high)) < 0.0 or float(np.mean(low)) > 1.0):
+        return Decision(None, confidence, features, "unlike-references")
+    if look is Look.TOA_PLATE and refs and toa_chroma(on, rules) <= toa_chroma(off, rules):
+        return Decision(None, confidence, features, "unlike-references")
+    lone = _lone_look_unborne(parts, lit, rules) if look is Look.TOA_PLATE and not refs else None
+    if lone is not None:
+        return Decision(None, confidence, features, "covered", lone)
+    if look is Look.TOA_PLATE and not _lit_is_brighter(parts, lit, rules):
+        return Decision(None, confidence, features, "ambiguous")
+    margin = np.where(seen, np.abs(part_features - mid), np.inf).min(axis=1) / (gap / 2)
+    confidence = np.clip(0.5 + 0.5 * margin, 0, 1)
+    partial = ~seen.all(axis=1)
+    confidence[partial] = np.minimum(confidence[partial], PARTIAL_CONFIDENCE)
+    return Decision(lit, np.round(confidence, 3), features, None, None, "contrast", foreign)
+
+
+def _sectors_in_looks(cells: _Sectors, gap: float, low: np.ndarray, high: np.ndarray,
+                      mid: float, look: Look, on: np.ndarray | None, off: np.ndarray | None,
+                      rules: AppearanceRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cells, sectors) where a sector falls clearly into the high look and into the low
+    one (neither when it holds two colours), and per cell whether a sector shows
+    something foreign (another hue, two colours, or beyond both looks)."""
+    parts, part_features, clean = cells.parts, cells.part_features, cells.clean
+    reach, guard = rules.part_reach * gap, rules.part_guard * gap
+    # noise and JPEG spread every sector alike: the typical sector of this frame says
+    # how much
+    typical = float(np.median(cells.spread))
+    reach_high, reach_low = (
+        max(reach, _noise_reach(parts, typical, clean & side, look, on, off, rules))
+        for side in (cells.features > mid, cells.features <= mid))
+    in_high = (part_features >= mid + guard) & (part_features <= high[-1] + reach_high)
+    in_low = (part_features <= mid - guard) & (part_features >= low[0] - reach_low)
+    # a sector half hidden by a figure averages two colours into a third that can pass
+    # for the other look: such a sector is spread far wider than noise or JPEG spread a
+    # plain one, compared with how far apart the two looks are (colour, per channel)
+    mixed = _mixed_sectors(cells.spread, typical, parts, cells.features, clean, mid, rules)
+    if look is Look.TOA_PLATE:
+        mixed |= _off_hue(parts, rules)
+    beyond = (part_features > high[-1] + reach_high) | (part_features < low[0] - reach_low)
+    foreign = (mixed | beyond).any(axis=1)
+    return in_high & ~mixed, in_low & ~mixed, foreign
+
+
+def _one_look_decision(cells: _Sectors, gap_min: float, worst: int, look: Look,
+                       on: np.ndarray | None, off: np.ndarray | None,
+                       rules: AppearanceRules) -> Decision:
+    """The cells' look when the clean cells do not show two: the one covered cell that
+    kept two looks apart or stands below both, or all of one look (:func:`_all_alike`),
+    or the frame's reason why not."""
+    parts, features, deviation = cells.parts, cells.features, cells.deviation
+    n = len(features)
+    confidence = np.zeros(n)
+    if not cells.clean.all():
         # a cell evenly mixed from both looks (at a steep camera the player's legs down
         # the middle of the plate behind him, in every sector alike) leaves the two looks
         # unseparated: it is the one covered, not the worst-spread cell (hiding that first
         # hid plain plates of the other look until too few were left to tell them apart)
-        odd_one = _evenly_mixed(features, gap_min) if n >= _MIXED_AMONG else None
+        odd_one = _evenly_mixed(features, gap_min, rules) if n >= rules.mixed_among else None
         return Decision(None, confidence, features, "covered",
                         worst if odd_one is None else odd_one)
     if look is Look.TOA_PLATE:
         # all alike is decided for every cell at once: a cell with a part of another hue
         # (a figure over it) must not be swept along with the others
-        foreign = _off_hue(parts).any(axis=1)
+        foreign = _off_hue(parts, rules).any(axis=1)
         # ... or sectors spread far beyond the frame's typical cell (noise spreads all alike)
-        foreign |= deviation > max(_PART_TOLERANCE * gap_min, 2.0 * float(np.median(deviation)))
+        foreign |= deviation > max(rules.part_tolerance * gap_min,
+                                   rules.alike_over_typical * float(np.median(deviation)))
         if foreign.any() and not foreign.all():
             return Decision(None, confidence, features, "covered",
                             int(np.flatnonzero(foreign)[0]))
-    odd_one = _below_looks(features, gap_min)
+    odd_one = _below_looks(features, gap_min, rules)
     if odd_one is None:
-        odd_one = _between_looks(features, gap_min)
+        odd_one = _between_looks(features, gap_min, rules)
     if odd_one is not None:
         # one cell evenly mixed from both looks (a small figure centred on a plate, seen
         # from above, blends with it in every sector) between two clear looks, or one
         # darker than both (a figure's grey cloak over the whole of a tiny plate at a
         # steep camera): it is covered, not a third look that leaves the frame unreadable
         return Decision(None, confidence, features, "covered", odd_one)
-    if float(np.ptp(features)) > gap_min * 0.8:
+    if float(np.ptp(features)) > gap_min * rules.alike_spread:
         # neither one look nor two clearly separated looks
         return Decision(None, confidence, features, "ambiguous")
+    return _all_alike(parts, features, look, on, off, rules)
 
-    return _all_alike(parts, features, look, on, off)
 
-
-def _two_looks(ranked: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+def two_looks(ranked: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """The widest gap in sorted features and the two clusters on either side of it."""
     gaps = np.diff(ranked)
     split = int(np.argmax(gaps))
     return float(gaps[split]), ranked[: split + 1], ranked[split + 1 :]
 
 
-def _clear_looks(features: np.ndarray,
-                 gap_min: float) -> tuple[float, np.ndarray, np.ndarray] | None:
+def _clear_looks(features: np.ndarray, gap_min: float, rules: AppearanceRules = APPEARANCE_RULES
+                 ) -> tuple[float, np.ndarray, np.ndarray] | None:
     """The two looks the cells show clearly (each on two cells at least, the gap between
     them wide and wider than either look's own spread) as (gap, low, high), or None."""
     if len(features) < 4:
         return None
-    gap, low, high = _two_looks(np.sort(features))
+    gap, low, high = two_looks(np.sort(features))
     spread = max(float(np.ptp(low)), float(np.ptp(high)))
-    if len(low) >= 2 and len(high) >= 2 and gap >= gap_min and gap >= _GAP_OVER_SPREAD * spread:
+    if len(low) >= 2 and len(high) >= 2 and gap >= gap_min \
+            and gap >= rules.gap_over_spread * spread:
         return gap, low, high
     return None
 
 
-def _between_looks(features: np.ndarray, gap_min: float) -> int | None:
+def _between_looks(features: np.ndarray, gap_min: float,
+                   rules: AppearanceRules = APPEARANCE_RULES) -> int | None:
     """The one cell (of cells whose sectors all agree) whose feature lies inside the gap of
     two clear looks that the other cells show, or None. Left in, it splits the gap in two
     halves neither of which clears the spread test."""
     found = None
     for i in range(len(features)):
-        looks = _clear_looks(np.delete(features, i), gap_min)
+        looks = _clear_looks(np.delete(features, i), gap_min, rules)
         if looks is not None and looks[1][-1] < features[i] < looks[2][0]:
             if found is not None:
                 return None
@@ -351,20 +455,22 @@ def _between_looks(features: np.ndarray, gap_min: float) -> int | None:
     return found
 
 
-def _evenly_mixed(features: np.ndarray, gap_min: float) -> int | None:
+def _evenly_mixed(features: np.ndarray, gap_min: float,
+                  rules: AppearanceRules = APPEARANCE_RULES) -> int | None:
     """The one cell between two clear looks (:func:`_between_looks`) that lies in the
     middle half of the gap between them, or None: a plate half covered alike in every
     sector. A cell near one look is that look a little off (a lit plate in a darker
     spot of the room), not a mix."""
-    odd_one = _between_looks(features, gap_min)
+    odd_one = _between_looks(features, gap_min, rules)
     if odd_one is None:
         return None
-    _gap, low, high = _clear_looks(np.delete(features, odd_one), gap_min)
+    _gap, low, high = _clear_looks(np.delete(features, odd_one), gap_min, rules)
     quarter = (high[0] - low[-1]) / 4
     return odd_one if low[-1] + quarter <= features[odd_one] <= high[0] - quarter else None
 
 
-def _below_looks(features: np.ndarray, gap_min: float) -> int | None:
+def _below_looks(features: np.ndarray, gap_min: float,
+                 rules: AppearanceRules = APPEARANCE_RULES) -> int | None:
     """The darkest cell when it lies below the darker of two clear looks that the other
     cells show by more than half the gap between them (something dark over the whole
     plate: a figure's cloak over a tiny plate at a steep camera), or None. Left in, it
@@ -372,7 +478,7 @@ def _below_looks(features: np.ndarray, gap_min: float) -> int | None:
     set aside: a plate lit in a brighter spot of the room would be, and the looks are
     then in doubt."""
     darkest = int(np.argmin(features))
-    looks = _clear_looks(np.delete(features, darkest), gap_min)
+    looks = _clear_looks(np.delete(features, darkest), gap_min, rules)
     if looks is not None and features[darkest] < looks[1][0] - looks[0] / 2:
         return darkest
     return None
@@ -384,6 +490,7 @@ def _all_alike(
     look: Look,
     on: np.ndarray | None,
     off: np.ndarray | None,
+    rules: AppearanceRules = APPEARANCE_RULES,
 ) -> Decision:
     """Every cell shows one look: only references (or, for the ToA plates, the absolute
     fallback) can say which. Brightness may have changed since calibration, so the
@@ -392,18 +499,18 @@ def _all_alike(
     none = np.zeros(n)
     colour = np.median(parts.reshape(-1, 3), axis=0)
     if look is Look.TOA_PLATE:
-        level = float(toa_chroma(colour))
+        level = float(toa_chroma(colour, rules))
         if on is not None and off is not None:
-            high, low = float(toa_chroma(on)), float(toa_chroma(off))
+            high, low = float(toa_chroma(on, rules)), float(toa_chroma(off, rules))
             if high <= low:
                 return Decision(None, none, features, "unlike-references")
             threshold, margin, confidence, method = (
-                (high + low) / 2, _REFERENCE_MARGIN * (high - low), REFERENCE_CONFIDENCE,
+                (high + low) / 2, rules.reference_margin * (high - low), REFERENCE_CONFIDENCE,
                 "references",
             )
         else:
             threshold, margin, confidence, method = (
-                _TOA_THRESHOLD, _TOA_MARGIN, FALLBACK_CONFIDENCE, "absolute",
+                rules.toa_threshold, rules.toa_margin, FALLBACK_CONFIDENCE, "absolute",
             )
         if abs(level - threshold) < margin:
             return Decision(None, none, features, "ambiguous")
@@ -414,10 +521,10 @@ def _all_alike(
         return Decision(None, none, features, "no-references")
     # the colours as sampled, and (when the looks differ in colour, not only in brightness)
     # the colours with brightness divided out: the latter decides, the former may not object
-    side = _reference_side(colour, on, off)
+    side = _reference_side(colour, on, off, rules)
     shade_on, shade_off = _shade_free(on), _shade_free(off)
-    if np.abs(shade_on - shade_off).max() > _SHADE_FREE_DIFFERENCE:
-        shade_side = _reference_side(_shade_free(colour), shade_on, shade_off)
+    if np.abs(shade_on - shade_off).max() > rules.shade_free_difference:
+        shade_side = _reference_side(_shade_free(colour), shade_on, shade_off, rules)
         side = None if side is not None and shade_side != side else shade_side
     if side is None:
         return Decision(None, none, features, "ambiguous")
@@ -430,36 +537,38 @@ def _shade_free(colour: np.ndarray) -> np.ndarray:
     return colour / max(float(colour.max()), 1.0)
 
 
-def _reference_side(colour: np.ndarray, on: np.ndarray, off: np.ndarray) -> int | None:
+def _reference_side(colour: np.ndarray, on: np.ndarray, off: np.ndarray,
+                    rules: AppearanceRules = APPEARANCE_RULES) -> int | None:
     """1 when ``colour`` is clearly nearer ``on`` along the off->on axis, 0 when clearly
     nearer ``off``, ``None`` in between."""
     on, off = np.asarray(on, np.float64), np.asarray(off, np.float64)
     axis = on - off
     t = float((colour - off) @ axis / float(axis @ axis))
-    if abs(t - 0.5) < _REFERENCE_MARGIN:
+    if abs(t - 0.5) < rules.reference_margin:
         return None
     return int(t > 0.5)
 
 
 
 def _noise_reach(parts: np.ndarray, typical: float, members: np.ndarray, look: Look,
-                 on: np.ndarray | None, off: np.ndarray | None) -> float:
+                 on: np.ndarray | None, off: np.ndarray | None,
+                 rules: AppearanceRules = APPEARANCE_RULES) -> float:
     """How far the frame's own noise moves a sector's feature at one look's colour (the
     mean colour of ``members``, cells): the feature's change when a channel moves by
-    :data:`_NOISE_REACH` times the frame's ``typical`` sector spread, the most of the
+    :attr:`AppearanceRules.noise_reach` times the frame's ``typical`` sector spread, the most of the
     three channels.
 
     Why: the ToA feature's chroma divides by red and reads blue, which an unlit diamond
     has little of: JPEG's coarse colour moves an unlit sector's feature three times as
     far as a lit one's, and a share of the gap between the looks put a plain unlit
     sector beyond its look (foreign, the plate hidden) on one JPEG frame in three."""
-    step = _NOISE_REACH * typical
+    step = rules.noise_reach * typical
     if step <= 0.0 or not members.any():
         return 0.0
     colour = parts[members].mean(axis=(0, 1))
     moved = colour[None, :] + np.vstack([np.eye(3), -np.eye(3)]) * step
-    changes = point_features(np.clip(moved, 0.0, 255.0), look, on, off) - point_features(
-        colour[None, :], look, on, off)
+    changes = point_features(np.clip(moved, 0.0, 255.0), look, on, off, rules) - \
+        point_features(colour[None, :], look, on, off, rules)
     return float(np.max(np.abs(changes)))
 
 
@@ -470,24 +579,24 @@ def _mixed_sectors(
     features: np.ndarray,
     clean: np.ndarray,
     mid: float,
+    rules: AppearanceRules = APPEARANCE_RULES,
 ) -> np.ndarray:
     """(cells, sectors) True where a sector's points (``spread``, :func:`sector_stats`)
-    spread over more than
-    :data:`_MIX_SPREAD` of the colour difference between the two looks and well beyond the
-    frame's ``typical`` sector (its noise)."""
+    spread over more than :attr:`AppearanceRules.mix_spread` of the colour difference
+    between the two looks and well beyond the frame's ``typical`` sector (its noise)."""
     high = clean & (features > mid)
     low = clean & (features <= mid)
     contrast = float(np.max(np.abs(parts[high].mean(axis=(0, 1)) - parts[low].mean(axis=(0, 1)))))
-    return spread > max(_MIX_SPREAD * contrast, _MIX_OVER_TYPICAL * typical, 1.0)
+    return spread > max(rules.mix_spread * contrast, rules.mix_over_typical * typical, 1.0)
 
 
-def _off_hue(parts: np.ndarray) -> np.ndarray:
+def _off_hue(parts: np.ndarray, rules: AppearanceRules = APPEARANCE_RULES) -> np.ndarray:
     """(cells, sectors) True where a sector's hue is far from the frame's: lit and unlit ToA
     diamonds share their gold hue (they differ in blue, saturation and value), while a
     player's skin or clothes over a diamond do not."""
     hue = _hue_deg(parts)
     typical = float(np.median(hue))
-    return np.abs((hue - typical + 180.0) % 360.0 - 180.0) > _HUE_TOLERANCE
+    return np.abs((hue - typical + 180.0) % 360.0 - 180.0) > rules.hue_tolerance
 
 
 def _hue_deg(bgr: np.ndarray) -> np.ndarray:
@@ -496,11 +605,13 @@ def _hue_deg(bgr: np.ndarray) -> np.ndarray:
     return np.degrees(np.arctan2(np.sqrt(3.0) * (g - b), 2 * r - g - b))
 
 
-def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
+def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray,
+                       rules: AppearanceRules = APPEARANCE_RULES) -> int | None:
     """The one cell that alone shows a look, when the plates' own colour does not bear
     that look out: its chroma not clearly on that look's side of the threshold the
-    all-alike fallback decides by (:data:`_TOA_THRESHOLD`, :data:`_TOA_MARGIN`); else
-    None. Such a cell is covered, not a plate of the other state.
+    all-alike fallback decides by (:attr:`AppearanceRules.toa_threshold`,
+    :attr:`~AppearanceRules.toa_margin`); else None. Such a cell is covered, not a plate
+    of the other state.
 
     Why: a body over a plate darkens it into a second look of one cell. The player
     centred on the plate just stepped on, in white and gold at 150% display scaling and
@@ -509,37 +620,39 @@ def _lone_look_unborne(parts: np.ndarray, lit: np.ndarray) -> int | None:
     on in a solved room.
 
     Nor is a lone cell whose hue strays from the other look's by more than
-    :data:`_LONE_HUE_TOLERANCE`: lit and unlit diamonds share their gold hue, and orange
-    legs centred over a lit diamond, in their own shade, read unlit (chroma -1.29, just
-    clear) among six lit plates, 7.1° off their hue (at 29° and 150% display scaling,
-    on both room sources). Nor is a lone cell both
-    darker than a plate of the other state is (:data:`_LONE_DARKER_DOUBT`) and off its
-    hue by :data:`_LONE_HUE_DOUBT`: at 68° such legs read unlit among seven lit plates
-    4.6° off and 0.24 darker."""
+    :attr:`AppearanceRules.lone_hue_tolerance`: lit and unlit diamonds share their gold
+    hue, and orange legs centred over a lit diamond, in their own shade, read unlit
+    (chroma -1.29, just clear) among six lit plates, 7.1° off their hue (at 29° and 150%
+    display scaling, on both room sources). Nor is a lone cell both darker than a plate
+    of the other state is (:attr:`AppearanceRules.lone_darker_doubt`) and off its hue by
+    :attr:`AppearanceRules.lone_hue_doubt`: at 68° such legs read unlit among seven lit
+    plates 4.6° off and 0.24 darker."""
     cells = np.median(parts, axis=1)  # (cells, 3): each cell's median colour
     brightness = np.log(cells.max(axis=1) + 8.0)
     for state in (0, 1):
         members = np.flatnonzero(lit == state)
         if len(members) != 1:
             continue
-        level = float(toa_chroma(cells[members[0]]))
-        clear = (level > _TOA_THRESHOLD + _TOA_MARGIN if state
-                 else level < _TOA_THRESHOLD - _TOA_MARGIN)
+        level = float(toa_chroma(cells[members[0]], rules))
+        clear = (level > rules.toa_threshold + rules.toa_margin if state
+                 else level < rules.toa_threshold - rules.toa_margin)
         others = _hue_deg(cells[lit != state])
         if len(others):
             stray = (float(_hue_deg(cells[members[0]])) - float(np.median(others)) + 180.0) \
                 % 360.0 - 180.0
             darker = float(np.median(brightness[lit != state])) - float(brightness[members[0]])
-            doubt = _LONE_HUE_DOUBT if darker > _LONE_DARKER_DOUBT else _LONE_HUE_TOLERANCE
+            doubt = (rules.lone_hue_doubt if darker > rules.lone_darker_doubt
+                     else rules.lone_hue_tolerance)
             clear = clear and abs(stray) <= doubt
         if not clear:
             return int(members[0])
     return None
 
 
-def _uneven_brightness(parts: np.ndarray) -> np.ndarray:
+def _uneven_brightness(parts: np.ndarray, rules: AppearanceRules = APPEARANCE_RULES) -> np.ndarray:
     """(cells,) True where the sectors' brightness (luma) spreads over more than
-    :data:`_UNEVEN_LUMA` of its mean: a figure over part of the diamond, not its look.
+    :attr:`AppearanceRules.uneven_luma` of its mean: a figure over part of the diamond,
+    not its look.
 
     Why: JPEG keeps brightness at full resolution and colour at half, and coarsely; the
     ToA feature reads blue, so on a JPEG frame every plain plate's sectors spread, and the
@@ -549,7 +662,7 @@ def _uneven_brightness(parts: np.ndarray) -> np.ndarray:
     dark head spread the sectors' luma by 24% of its mean, where plain diamonds keep
     within 1.4% on the real screenshot (3.1% through JPEG at quality 70) and 5.4% on
     steep drawn rooms at 150% and through JPEG."""
-    return _luma_spread(parts) > _UNEVEN_LUMA
+    return _luma_spread(parts) > rules.uneven_luma
 
 
 def _luma_spread(parts: np.ndarray) -> np.ndarray:
@@ -558,106 +671,10 @@ def _luma_spread(parts: np.ndarray) -> np.ndarray:
     return np.ptp(luma, axis=1) / np.maximum(luma.mean(axis=1), 1.0)
 
 
-def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray) -> bool:
+def _lit_is_brighter(parts: np.ndarray, lit: np.ndarray,
+                     rules: AppearanceRules = APPEARANCE_RULES) -> bool:
     """A second, independent cue for the ToA plates: lit diamonds are also brighter."""
     if lit.min() == lit.max():
         return False  # one look only: nothing to compare, so no confirmation
     value = np.log(parts.max(axis=2).mean(axis=1) + 8.0)
-    return float(value[lit == 1].mean() - value[lit == 0].mean()) > -0.02
-
-
-#: :func:`read_whole`: a plate's feature must lie this share of the gap between the looks
-#: beyond their middle, and within this share of the gap of its look's plates
-_WHOLE_MARGIN = 0.25
-_WHOLE_REACH = 0.35
-#: The looks split by luma (log units): a lit diamond is about a fifth brighter than an
-#: unlit one (0.19 on the screenshot, 0.10-0.17 through gamma and JPEG), so a narrower
-#: gap than the chroma's is asked for, as clean as the chroma's, and the chroma must
-#: split the plates the same way (no lit plate less yellow than an unlit one)
-_WHOLE_LUMA_GAP = 0.08
-_WHOLE_LUMA_OVER_SPREAD = _GAP_OVER_SPREAD
-#: A plate told a look has its luma within this share of the way from its look's median
-#: plate to the other look's
-_WHOLE_LUMA_SHARE = 0.35
-#: Lab distance (0-100 from black to white) within which a plate told from its whole
-#: diamond must match a plate of its look (:func:`_has_a_twin`): plain plates of one
-#: look through JPEG 30-95, gamma and pitch to 68 degrees keep within 7.5 of one another
-#: (the real screenshot's pixels); bodies over a plate that pass every other test sit
-#: 10 or more from the nearest, or form a look of their own.
-_WHOLE_LAB = 9.0
-
-
-def _has_a_twin(lab: np.ndarray, index: int, side: np.ndarray, known: np.ndarray) -> bool:
-    """Whether another plate of the look ``index`` is told as (one read by its sectors;
-    any other plate of that side when none of it was read) has its whole colour within
-    :data:`_WHOLE_LAB` of it. A body over a plate can fall on one side of a split in one
-    feature (dark clothes over a lit diamond on the unlit side) but does not take the full
-    colour of a plate of that look; and a look no other plate shows is no look at all."""
-    mates = np.flatnonzero(known & (side == side[index]))
-    if not len(mates):
-        mates = np.flatnonzero(side == side[index])
-    mates = mates[mates != index]
-    if not len(mates):
-        return False
-    return bool(np.linalg.norm(lab[mates] - lab[index], axis=1).min() <= _WHOLE_LAB)
-
-
-def read_whole(samples: np.ndarray, looks: np.ndarray) -> np.ndarray:
-    """ToA plates' looks told from their whole diamonds, where the sectors did not tell.
-
-    ``samples``: the sampled points of the plates in view with nothing over them
-    (plates, points, 3, BGR); ``looks``: each one's look as read (0 unlit, 1 lit), -1 for
-    those to tell. Returns the looks with those told filled in (-1 where the whole
-    diamond does not decide either).
-
-    Why: a far plate through strong JPEG keeps its mean colour when its sectors, as small
-    as the compression's blocks, disagree; and its brightness better than its hue (JPEG
-    keeps luma at full resolution and averages chroma over 16-pixel blocks, wider than a
-    far diamond, with the purple frame round it). Every plate's median colour is taken the
-    same way, and the plates must fall into two looks by the ToA feature or, failing
-    that, by luma with every lit plate the yellower (a gap at least ``_MIN_GAP``, or
-    :data:`_WHOLE_LUMA_GAP` for luma, wide against either look's spread), agreeing with every
-    plate read (none read, the split alone tells). A plate to tell takes its look when
-    clearly on its side (:data:`_WHOLE_MARGIN`, :data:`_WHOLE_REACH`) and as bright as
-    its look (:data:`_WHOLE_LUMA_SHARE`) and as coloured as a plate of its look
-    (:func:`_has_a_twin`), and lit must be the brighter look (gold clothes
-    pass for a lit diamond in chroma, never in brightness)."""
-    looks = np.asarray(looks, np.int64).copy()
-    if len(looks) < 4 or not (looks < 0).any():
-        return looks
-    colours = np.median(np.asarray(samples, np.float64), axis=1)
-    chroma = point_features(colours, Look.TOA_PLATE, None, None)
-    luma = point_features(colours, Look.BRIGHTNESS, None, None)
-    lab = cv2.cvtColor(np.clip(colours, 0, 255).astype(np.float32).reshape(-1, 1, 3) / 255.0,
-                       cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
-    known = looks >= 0
-    for features, gap_min, over_spread, yellower in (
-            (chroma, _MIN_GAP[Look.TOA_PLATE], _GAP_OVER_SPREAD, False),
-            (luma, _WHOLE_LUMA_GAP, _WHOLE_LUMA_OVER_SPREAD, True)):
-        gap, low, high = _two_looks(np.sort(features))
-        spread = max(float(np.ptp(low)), float(np.ptp(high)))
-        if gap < gap_min or gap < over_spread * spread:
-            continue
-        middle = (float(low[-1]) + float(high[0])) / 2
-        side = (features > middle).astype(np.int64)
-        if np.any(side[known] != looks[known]):
-            continue  # the whole diamonds split otherwise than the sectors read them
-        if luma[side == 1].mean() <= luma[side == 0].mean():
-            continue  # lit is brighter than unlit
-        if yellower and chroma[side == 1].min() <= chroma[side == 0].max():
-            continue  # ... and every lit plate yellower than every unlit one
-        bright, dim = np.median(luma[side == 1]), np.median(luma[side == 0])
-        for index in np.flatnonzero(~known):
-            cluster = high if side[index] else low
-            past_middle = abs(features[index] - middle) >= _WHOLE_MARGIN * gap
-            near = (cluster[0] - _WHOLE_REACH * gap <= features[index]
-                    <= cluster[-1] + _WHOLE_REACH * gap)
-            # as bright as its look, not between the looks (gold clothes over an unlit
-            # diamond, or a blend of both looks, pass for lit in chroma, not in luma)
-            share = (luma[index] - dim) / (bright - dim)
-            as_bright = share >= 1 - _WHOLE_LUMA_SHARE if side[index] \
-                else share <= _WHOLE_LUMA_SHARE
-            if past_middle and near and as_bright and _has_a_twin(lab, index, side, known):
-                looks[index] = side[index]
-        return looks
-    return looks
+    return float(value[lit == 1].mean() - value[lit == 0].mean()) > rules.lit_brighter_by

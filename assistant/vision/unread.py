@@ -1,0 +1,130 @@
+"""Settle the plates left unread: covered, unclear or outside, and a grid on the floor.
+
+After :mod:`assistant.vision.plates` has read what it could, each plate set aside in view
+is one of: *covered* (something stands on it: :func:`assistant.vision.cover.covered`
+against the plates read), told from its whole diamond after all
+(:func:`assistant.vision.whole.read_whole`), or *unclear* (in view, nothing over
+it, its look not told). A plate past the picture's edge stays *outside*. And a covered
+place that shows the plain floor between plates says the grid is not on the ring at all
+(:func:`plain_floor`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from assistant.vision.appearance import WHOLE_CONFIDENCE, Look
+from assistant.vision.cover import covered
+from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, pixels_at
+from assistant.vision.reading import cell_words
+from assistant.vision.trace import note
+from assistant.vision.whole import read_whole
+
+__all__ = ["FLOOR_RULES", "FloorRules", "plain_floor", "settle_unread"]
+
+# Floor tiles between the plates (grid units): what a place with no plate looks like.
+_FLOOR_POINTS = np.array(
+    [(0.5, 0), (1.5, 0), (0, 0.5), (2, 0.5), (0, 1.5), (2, 1.5), (0.5, 2), (1.5, 2), (1, 1)],
+    np.float64,
+)
+
+
+@dataclass(frozen=True)
+class FloorRules:
+    """When a place set aside as covered shows the plain floor (:func:`plain_floor`)."""
+
+    #: A place whose sampled disc and plate frame look like this share of plain floor is
+    #: no covered plate: the grid was placed wrong (it abstains). Plates set aside on
+    #: walk-through pictures of a ring placed right: a body over them 0.02-0.30 (44
+    #: plates), nobody over them (unclear) 0.12-0.49.
+    like_share: float = 0.6
+    #: A colour within this many 8-bit levels (any channel) of the floor's median looks
+    #: like floor, at least; more (2.5 times the floor points' median spread) when the
+    #: floor itself varies (a bound chosen with :attr:`like_share`, not measured apart).
+    tolerance: float = 18.0
+
+
+FLOOR_RULES = FloorRules()
+
+
+def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                  samples: np.ndarray, hidden: list[int], outside: np.ndarray,
+                  lit: np.ndarray, confidence: np.ndarray, look: Look,
+                  partly: set[int] = frozenset()
+                  ) -> tuple[tuple[int, int], ...]:
+    """What the plates set aside in view are: covered (something stands on them, by
+    :func:`assistant.vision.cover.covered` against the plates read), or else told from
+    their whole diamonds (:func:`~assistant.vision.whole.read_whole`; ``lit``,
+    ``confidence`` and ``hidden`` updated), or unclear. Returns the unclear cells. Only
+    ToA plates have a frame and a diamond to tell a body by; a generic grid's cell set
+    aside stays covered.
+
+    When no plate was read by its sectors, the plates told by their whole diamonds are
+    the ones the rest are compared with for a body. A plate set aside for something over
+    part of it (``partly``: no diamond's shape found there, a shade, part of it foreign,
+    its edge against its middle) is never told from its whole area: legs, a stroke or
+    clothes in a plate's own colours pass the cover test while their median reads the
+    wrong look; it is covered or unclear. Only a plate whose colours as a whole fit
+    neither look is told whole."""
+    suspects = [i for i in hidden if i not in outside]
+    if look is not Look.TOA_PLATE or not suspects:
+        return ()
+
+    def bodies(among: list[int]) -> set[int]:
+        read = {i: int(lit[i]) for i in range(len(cells)) if lit[i] >= 0}
+        verdicts = covered(bgr, geometry, cells, among, read)
+        return {index for index, body in verdicts.items() if body}
+
+    references = int((lit >= 0).sum())
+    under = bodies(suspects) if references >= 2 else set()
+    plain = np.array([i for i in range(len(cells))
+                      if lit[i] >= 0 or (i in suspects and i not in under
+                                         and i not in partly)], np.intp)
+    told = read_whole(samples[plain], lit[plain])
+    for index, look_told in zip(plain, told, strict=True):
+        if lit[index] < 0 <= look_told:
+            lit[index], confidence[index] = look_told, WHOLE_CONFIDENCE
+            hidden.remove(int(index))
+            note("read", f"{cell_words(cells[index])} told from its whole diamond: "
+                 + ("lit" if look_told else "unlit"))
+    if references < 2:  # compared now with the plates the whole diamonds told
+        left = [i for i in suspects if lit[i] < 0]
+        under = bodies(left) if (lit >= 0).sum() >= 2 else set()
+    for index in suspects:
+        if lit[index] < 0:
+            note("cover", f"{cell_words(cells[index])} "
+                 + ("covered: something stands on it" if index in under
+                    else "unclear: no sign of anything on it, its look not told"))
+    return tuple(sorted(cells[i] for i in suspects if lit[i] < 0 and i not in under))
+
+
+def plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                rules: FloorRules = FLOOR_RULES) -> bool:
+    """Does any of ``cells`` show the plain floor (its disc and the plate frame around it)?"""
+    return any(share >= rules.like_share
+               for share in _floor_likeness(bgr, geometry, cells, rules))
+
+
+def _floor_likeness(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                    rules: FloorRules) -> list[float]:
+    """Per cell: the share of its sampled disc and plate frame that looks like the floor
+    between the plates (within :attr:`FloorRules.tolerance` of its median colour)."""
+
+    def sample(points: np.ndarray) -> np.ndarray:
+        return pixels_at(bgr, geometry.to_image(points))
+
+    floor = sample(_FLOOR_POINTS)
+    centre = np.median(floor, axis=0)
+    spread = np.median(np.abs(floor - centre).max(axis=1))
+    tolerance = max(rules.tolerance, 2.5 * float(spread))
+    angles = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    ring = np.stack([np.cos(angles), np.sin(angles)], 1) * 0.22
+    shares = []
+    for r, c in cells:
+        points = np.concatenate([SAMPLE_OFFSETS, ring]) + np.array([c, r], np.float64)
+        colours = sample(points)
+        like = np.abs(colours - centre).max(axis=1) <= tolerance
+        shares.append(float(like.mean()))
+    return shares
