@@ -57,6 +57,7 @@ from assistant.vision.locate import (
     roll_skew,
     same_places,
 )
+from assistant.vision.standing import nothing_stands
 from assistant.vision.trace import TraceStep, note, recording
 
 if TYPE_CHECKING:  # assistant.profile imports assistant.vision.geometry
@@ -997,10 +998,11 @@ def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[in
     When no plate was read by its sectors, the plates told by their whole diamonds are
     the ones the rest are compared with for a body. A plate set aside for something over
     part of it (``partly``: no diamond's shape found there, a shade, part of it foreign,
-    its edge against its middle) is never told from its whole area: legs, a stroke or
-    clothes in a plate's own colours pass the cover test while their median reads the
-    wrong look; it is covered or unclear. Only a plate whose colours as a whole fit
-    neither look is told whole."""
+    its edge against its middle) is not told from its whole area on its own: legs, a
+    stroke or clothes in a plate's own colours pass the cover test while their median
+    reads the wrong look; it is told whole only where the floor behind it on screen shows
+    that nothing stands on it (:mod:`assistant.vision.standing`), and is otherwise
+    covered or unclear."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
@@ -1012,6 +1014,11 @@ def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[in
 
     references = int((lit >= 0).sum())
     under = bodies(suspects) if references >= 2 else set()
+    # standing.py: a plate set aside for part of it is told whole only where the floor
+    # behind it on screen shows that nothing stands on it
+    probes = nothing_stands(bgr, geometry, cells, sorted(set(partly) & set(suspects) - under),
+                            lit, suspects)
+    partly = {i for i in partly if not (i in probes and probes[i].clear)}
     plain = np.array([i for i in range(len(cells))
                       if lit[i] >= 0 or (i in suspects and i not in under
                                          and i not in partly)], np.intp)
