@@ -199,6 +199,71 @@ def _longest_runs(flags: np.ndarray) -> int:
     return int(best.max()) if len(best) else 0
 
 
+class _Scene:
+    """One frame's plates as the bands are compared: the picture (blurred 3x3), the
+    placement, the plates read and the screen columns the references keep out of."""
+
+    _SHIFTS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], np.float64)
+
+    def __init__(self, smooth: np.ndarray, geometry: GridGeometry,
+                 cells: list[tuple[int, int]], looks: dict[int, int], hiding: list[int],
+                 params: StandingParams) -> None:
+        self.smooth, self.geometry, self.cells, self.looks = smooth, geometry, cells, looks
+        self.params = params
+        self.place_looks = {cells[i]: look for i, look in looks.items()}
+        self.columns = [_column(geometry, cells[i]) for i in hiding]
+
+    def colours(self, floor: np.ndarray, spread: bool = False
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """Lab colours at floor points (with their eight neighbouring pixels when
+        ``spread``) and whether each lies inside the picture."""
+        image = self.geometry.to_image(floor)
+        height, width = self.smooth.shape[:2]
+        inside = ((image[:, 0] >= 1) & (image[:, 0] <= width - 2)
+                  & (image[:, 1] >= 1) & (image[:, 1] <= height - 2))
+        if spread:
+            image = image[:, None, :] + self._SHIFTS[None]
+        return _lab(pixels_at(self.smooth, image)), inside
+
+    def in_a_column(self, floor: np.ndarray) -> np.ndarray:
+        """Per floor point: inside the screen column over a plate set aside."""
+        params = self.params
+        hit = np.zeros(len(floor), bool)
+        for centre, direction, tangent in self.columns:
+            d = floor - centre
+            a = d @ direction
+            b = d @ np.array([-direction[1], direction[0]])
+            hit |= ((a >= -params.column_margin)
+                    & (a <= params.tallest_figure * tangent + params.column_margin)
+                    & (np.abs(b) <= params.column_half_width))
+        return hit
+
+    def judge(self, suspect: int, offsets: np.ndarray, shape: tuple[int, int]
+              ) -> tuple[int, int, int, int]:
+        """A band at ``offsets`` (rows * columns, 2) from the suspect plate: its points,
+        those comparable, those unvouched, and the longest unvouched run up the screen."""
+        params = self.params
+        points = np.array(self.cells[suspect][::-1], np.float64) + offsets
+        kinds = _kind(points, self.place_looks, params)
+        lab, inside = self.colours(points)
+        votes = np.zeros(len(points), np.int64)
+        witnesses = np.zeros(len(points), np.int64)
+        for index in self.looks:
+            if index == suspect:
+                continue
+            there = np.array(self.cells[index][::-1], np.float64) + offsets
+            their_lab, their_inside = self.colours(there, spread=True)
+            same = ((_kind(there, self.place_looks, params) == kinds)
+                    & ~self.in_a_column(there) & their_inside)
+            witnesses += same
+            nearest = np.linalg.norm(their_lab - lab[:, None, :], axis=2).min(axis=1)
+            votes += same & (nearest <= params.vouch_lab)
+        comparable = inside & (kinds >= 0) & (witnesses >= params.vouchers)
+        unvouched = comparable & (votes < params.vouchers)
+        run = _longest_runs(unvouched.reshape(shape))
+        return len(points), int(comparable.sum()), int(unvouched.sum()), run
+
+
 def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
           suspect: int, looks: dict[int, int], unread: list[int],
           params: StandingParams = STANDING, smoothed: np.ndarray | None = None) -> Probe:
@@ -216,83 +281,32 @@ def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
     if not np.any(up) or span < params.least_band or rise_px < params.least_band_px:
         return Probe(False, 0, 0, 0, False, "the camera is too flat for a figure to "
                      "rise past the plate within the room")
+    if smoothed is None:
+        smoothed = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3))
+    scene = _Scene(smoothed, geometry, cells, looks, sorted(set(unread) | {suspect}), params)
     across = np.array([-up[1], up[0]])
     columns = int(np.clip(np.ceil(2 * params.band_half_width * pixels / params.sample_px),
                           7, 61))
     side = np.linspace(-params.band_half_width, params.band_half_width, columns)
-
-    def band(start: float, end: float) -> tuple[np.ndarray, int]:
-        """Floor offsets (rows * columns, 2) of a band from ``start`` to ``end`` up the
-        screen, and its rows (as dense on screen as :attr:`sample_px` asks)."""
-        rows = int(np.clip(np.ceil(abs(end - start) * pixels * cosine / params.sample_px),
-                           4, 40))
-        along = np.linspace(start, end, rows)
-        return (along[:, None, None] * up + side[None, :, None] * across).reshape(-1, 2), rows
-
-    place_looks = {cells[i]: look for i, look in looks.items()}
-    height, width = bgr.shape[:2]
-    smooth = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3)) if smoothed is None \
-        else smoothed
-
-    def colours(floor: np.ndarray, spread: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        image = geometry.to_image(floor)
-        inside = ((image[:, 0] >= 1) & (image[:, 0] <= width - 2)
-                  & (image[:, 1] >= 1) & (image[:, 1] <= height - 2))
-        if not spread:
-            return _lab(pixels_at(smooth, image)), inside
-        shifts = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], np.float64)
-        return _lab(pixels_at(smooth, image[:, None, :] + shifts[None])), inside
-
-    hiding = [_column(geometry, cells[i]) for i in set(unread) | {suspect}]
-
-    def in_a_column(floor: np.ndarray) -> np.ndarray:
-        hit = np.zeros(len(floor), bool)
-        for centre, direction, tan_here in hiding:
-            d = floor - centre
-            a = d @ direction
-            b = d @ np.array([-direction[1], direction[0]])
-            hit |= ((a >= -params.column_margin)
-                    & (a <= params.tallest_figure * tan_here + params.column_margin)
-                    & (np.abs(b) <= params.column_half_width))
-        return hit
-
-    def judge(offsets: np.ndarray, rows: int) -> tuple[int, int, int, int]:
-        """Points, comparable, unvouched and the longest unvouched run up the screen."""
-        points = here + offsets
-        kinds = _kind(points, place_looks, params)
-        lab, inside = colours(points)
-        votes = np.zeros(len(points), np.int64)
-        witnesses = np.zeros(len(points), np.int64)
-        for index in looks:
-            if index == suspect:
-                continue
-            there = np.array(cells[index][::-1], np.float64) + offsets
-            same = (_kind(there, place_looks, params) == kinds) & ~in_a_column(there)
-            their_lab, their_inside = colours(there, spread=True)
-            same &= their_inside
-            witnesses += same
-            nearest = np.linalg.norm(their_lab - lab[:, None, :], axis=2).min(axis=1)
-            votes += same & (nearest <= params.vouch_lab)
-        comparable = inside & (kinds >= 0) & (witnesses >= params.vouchers)
-        unvouched = comparable & (votes < params.vouchers)
-        run = _longest_runs(unvouched.reshape(rows, columns))
-        return len(points), int(comparable.sum()), int(unvouched.sum()), run
-
     count = comparable = unvouched = longest = 0
     clear, why = True, []
     # behind the plate, where a body standing on it rises; in front of its frame, where
     # a body standing in front passes on its way up over the plate
-    for name, (offsets, rows) in (
-            ("behind", band(params.band_start, reach)),
-            ("in front", band(-params.band_start, -params.band_start - params.front_band))):
-        points, seen, unlike, run = judge(offsets, rows)
+    for name, start, end in (
+            ("behind", params.band_start, reach),
+            ("in front", -params.band_start, -params.band_start - params.front_band)):
+        rows = int(np.clip(np.ceil(abs(end - start) * pixels * cosine / params.sample_px),
+                           4, 40))  # as dense on screen as sample_px asks
+        along = np.linspace(start, end, rows)
+        offsets = (along[:, None, None] * up + side[None, :, None] * across).reshape(-1, 2)
+        points, seen, unlike, run = scene.judge(suspect, offsets, (rows, columns))
         count, comparable, unvouched = count + points, comparable + seen, unvouched + unlike
         longest = max(longest, run)
-        least_run = max(2, int(np.ceil(params.run_share * rows)))
         if seen < params.comparable_share * points:
             clear = False
             why.append(f"{name}: only {seen} of {points} points comparable")
             continue
+        least_run = max(2, int(np.ceil(params.run_share * rows)))
         clear &= unlike <= params.unvouched_share * seen and run < least_run
         why.append(f"{name}: {unlike} of {seen} points unlike the floor the ring "
                    f"predicts there, the longest run up the screen {run} of {rows}")
