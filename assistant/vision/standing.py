@@ -87,11 +87,14 @@ class StandingParams:
     vouch_lab: float = 12.0
     #: each probed point needs this many references vouching for it
     vouchers: int = 2
-    #: a figure shows as unvouched points: this share of the band's comparable points ...
+    #: a figure shows as unvouched points: this share of a band's comparable points
+    #: (plain plates of the real room, where there was evidence: 0-0.026; drawn bodies
+    #: over a plate's diamond: 0.19 and more) ...
     unvouched_share: float = 0.05
     #: ... or a run up the screen this long (a share of the band's rows, at least two
-    #: rows) in one column: a leg, an arm, a stroke
-    run_share: float = 0.25
+    #: rows) in one column: a leg, an arm, a stroke (real room: up to 0.32 of the rows,
+    #: a tile joint through JPEG; drawn bodies over a diamond: 0.78 and more)
+    run_share: float = 0.4
     #: at least this share of the band comparable (in the picture, in the room's floor,
     #: with enough references)
     comparable_share: float = 0.6
@@ -160,17 +163,19 @@ def _kind(points: np.ndarray, looks: dict[tuple[int, int], int],
     """Per floor point (N, 2; x = column, y = row), what the ring predicts there:
     0 plain floor, 1 a plate's frame, 2 an unlit diamond, 3 a lit diamond, -1 nothing to
     predict (outside the room's floor, or a diamond whose look is not known)."""
-    nearest = np.rint(points)
+    nearest = np.rint(points).astype(np.int64)
     offset = points - nearest
-    kinds = np.zeros(len(points), np.int64)
-    for k, ((x, y), (dx, dy)) in enumerate(zip(nearest, offset, strict=True)):
-        place = (int(y), int(x))
-        if place in _RING and np.hypot(dx, dy) < params.frame_radius:
-            if abs(dx) + abs(dy) < _DIAMOND:
-                look = looks.get(place)
-                kinds[k] = -1 if look is None else 2 + look
-            else:
-                kinds[k] = 1
+    # the look of the plate at each lattice place (-1 not read, -2 no plate there)
+    board = np.full((3, 3), -2, np.int64)
+    for r, c in _RING:
+        board[r, c] = looks.get((r, c), -1)
+    on_board = ((nearest >= 0) & (nearest <= 2)).all(axis=1)
+    column, row = np.clip(nearest[:, 0], 0, 2), np.clip(nearest[:, 1], 0, 2)
+    look = np.where(on_board, board[row, column], -2)
+    framed = (look > -2) & (np.hypot(offset[:, 0], offset[:, 1]) < params.frame_radius)
+    diamond = framed & (np.abs(offset).sum(axis=1) < _DIAMOND)
+    kinds = np.where(framed, 1, 0)
+    kinds = np.where(diamond, np.where(look >= 0, 2 + look, -1), kinds)
     low, high = -params.room_margin, 2.0 + params.room_margin
     outside = ((points < low) | (points > high)).any(axis=1)
     kinds[outside] = -1
