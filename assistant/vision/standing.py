@@ -66,12 +66,11 @@ class StandingParams:
     #: a body over part of the plate may stand this far in front of its centre (towards
     #: the camera), so it rises that much less far behind it
     feet_in_front: float = 0.15
-    #: the band probed behind the plate: from just past its purple frame (0.26) ...
+    #: the band probed behind the plate runs from just past its purple frame (0.26) to
+    #: where a figure of the least height reaches, not past the room's floor
+    #: (:attr:`room_margin`); the band in front of it from its frame this far towards
+    #: the camera (a body standing in front that reaches over the plate passes there) ...
     band_start: float = 0.32
-    #: ... to where the figure's body reaches, but not past the room's floor (about 0.75
-    #: past the outer plates; walls beyond: :attr:`room_margin`) ...
-    #: ... and in front of the plate, from its frame this far towards the camera (a body
-    #: standing in front that reaches over the plate passes there) ...
     front_band: float = 0.25
     #: ... and this wide either side of the plate's centre (a body over part of the plate
     #: stands within the frame's reach and is a third of a spacing wide)
@@ -83,7 +82,9 @@ class StandingParams:
     #: the band is sampled this densely on screen (pixels between points, at most)
     sample_px: float = 1.5
     #: a probed colour within this of a reference's (Lab; the nearest of the reference's
-    #: pixel and its eight neighbours) is vouched for by it
+    #: pixel and its eight neighbours) is vouched for by it: plain floor at the same
+    #: offsets through JPEG 30-95 and gamma keeps within it, so the unvouched shares
+    #: below stay small on plain plates
     vouch_lab: float = 12.0
     #: each probed point needs this many references vouching for it
     vouchers: int = 2
