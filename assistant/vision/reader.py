@@ -959,7 +959,8 @@ def _read_cells(
         lit[visible] = decision.lit
         confidence[visible] = decision.confidence
     unclear = _settle_unread(bgr, geometry, cells, samples, hidden, outside, lit,
-                             confidence, look, partly)
+                             confidence, look, partly,
+                             kept_aside={i for i, cell in enumerate(cells) if cell in unmatched})
     if len(hidden) > max_hidden:
         kinds = np.array(hidden)
         reason = (_too_many_unclear(cells, kinds, look, max_hidden)
@@ -987,7 +988,7 @@ def _read_cells(
 def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                    samples: np.ndarray, hidden: list[int], outside: np.ndarray,
                    lit: np.ndarray, confidence: np.ndarray, look: Look,
-                   partly: set[int] = frozenset()
+                   partly: set[int] = frozenset(), kept_aside: set[int] = frozenset()
                    ) -> tuple[tuple[int, int], ...]:
     """What the plates set aside in view are: covered (something stands on them, by
     :func:`assistant.vision.cover.covered` against the plates read), or else told from
@@ -1015,8 +1016,10 @@ def _settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[in
     references = int((lit >= 0).sum())
     under = bodies(suspects) if references >= 2 else set()
     # standing.py: a plate set aside for part of it is told whole only where the floor
-    # behind it on screen shows that nothing stands on it
-    probes = nothing_stands(bgr, geometry, cells, sorted(set(partly) & set(suspects) - under),
+    # behind it on screen shows that nothing stands on it (never one the locator found no
+    # diamond at, or the caller set aside: ``kept_aside``)
+    probes = nothing_stands(bgr, geometry, cells,
+                            sorted(set(partly) & set(suspects) - under - set(kept_aside)),
                             lit, suspects)
     partly = {i for i in partly if not (i in probes and probes[i].clear)}
     plain = np.array([i for i in range(len(cells))
