@@ -149,10 +149,23 @@ def test_the_plain_far_plate_is_read_only_on_the_evidence(monkeypatch):
     assert outcome == "unclear"
 
 
-@pytest.mark.parametrize("name", ["player-on-a-plate", "two-bodies-over-plates"])
-def test_the_bodies_told_whole_would_read_wrong(monkeypatch, name):
-    """Told from their whole diamonds without the evidence, the plates under the bodies
-    read wrong: the fixtures keep the rule that only evidence clears them."""
-    monkeypatch.setattr(standing, "probe", _forced(True))
-    outcome, _ = _outcome(name)
-    assert outcome == "wrong"
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_no_plate_under_a_body_is_cleared(monkeypatch, name):
+    """Every probe the reader makes on the fixtures: none clears a plate a drawn body is
+    over (told whole, such a plate reads wrong), and the plain far plate is cleared."""
+    made: list[tuple[int, Probe]] = []
+    centres = np.array(EXPECTED[name]["plate_centres"])
+
+    def recorded(bgr, geometry, cells, suspect, *args, **kwargs) -> Probe:
+        found = probe(bgr, geometry, cells, suspect, *args, **kwargs)
+        r, c = cells[suspect]
+        at = geometry.to_image(np.array([[c, r]], np.float64))[0]
+        made.append((int(np.argmin(np.hypot(*(centres - at).T))), found))
+        return found
+
+    monkeypatch.setattr(standing, "probe", recorded)
+    _outcome(name)
+    under = set(EXPECTED[name]["figure_over"])
+    assert not [plate for plate, found in made if plate in under and found.clear]
+    if EXPECTED[name]["expect"] == "right":
+        assert any(found.clear for _, found in made)
