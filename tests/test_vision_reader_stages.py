@@ -9,7 +9,6 @@ import dataclasses
 import cv2
 import numpy as np
 import pytest
-from assistant.scene import perturbed_params, render_scene
 from conftest import shared_file
 
 from assistant.puzzle import TOA_PLATES
@@ -22,6 +21,7 @@ from assistant.vision.plates import PLATE_RULES, shaded
 from assistant.vision.reading import abstain
 from assistant.vision.unread import FLOOR_RULES, plain_floor
 from assistant.vision.whole import WHOLE_RULES, read_whole
+from lab.scene import perturbed_params, render_scene
 
 CELLS = list(TOA_PLATES)
 

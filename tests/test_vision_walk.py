@@ -480,13 +480,15 @@ def test_a_grey_cape_over_a_framed_place_of_six_diamonds_is_not_the_plain_floor(
     and a team-mate's gold body hides another: six diamonds place the ring, and the cape
     looks like the floor, so the frame was taken for a lattice off the plates ("not in
     view") for two frames. All eight places show purple frames about them, which the
-    plain floor between plates does not: the plates are read, three hidden."""
+    plain floor between plates does not: the plates are read, the two under bodies
+    hidden (a third, doubted in part with nobody on it, is read from its whole diamond
+    once the floor behind it on screen shows nobody standing)."""
     from walks import walk_through
 
     frame = walk_through(None, 3 * 100_003 + 25, source="synthetic")[11]
     assert frame.camera.pitch_deg > 67.0 and frame.player_plate is not None
     read, hidden = _no_plate_misread(frame)
-    assert (read, hidden) == (5, 3)
+    assert (read, hidden) == (6, 2)
 
 
 @pytest.mark.parametrize("source", ["synthetic", "screenshot"])

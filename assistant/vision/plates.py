@@ -393,7 +393,9 @@ def _answer(plates: _Plates, grid: GridSpec, visible: np.ndarray,
         lit[visible] = decision.lit
         confidence[visible] = decision.confidence
     unclear = settle_unread(plates.bgr, plates.geometry, cells, plates.samples, hidden,
-                            outside, lit, confidence, plates.look, plates.partly)
+                            outside, lit, confidence, plates.look, plates.partly,
+                            kept_aside={i for i, cell in enumerate(cells)
+                                        if cell in plates.unmatched})
     if len(hidden) > plates.max_hidden:
         kinds = np.array(hidden)
         all_unclear = all(cells[i] in unclear or i in outside for i in hidden)

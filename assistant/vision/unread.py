@@ -19,6 +19,7 @@ from assistant.vision.appearance import WHOLE_CONFIDENCE, Look
 from assistant.vision.cover import covered
 from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, pixels_at
 from assistant.vision.reading import cell_words
+from assistant.vision.standing import nothing_stands
 from assistant.vision.trace import note
 from assistant.vision.whole import read_whole
 
@@ -52,7 +53,7 @@ FLOOR_RULES = FloorRules()
 def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                   samples: np.ndarray, hidden: list[int], outside: np.ndarray,
                   lit: np.ndarray, confidence: np.ndarray, look: Look,
-                  partly: set[int] = frozenset()
+                  partly: set[int] = frozenset(), kept_aside: set[int] = frozenset()
                   ) -> tuple[tuple[int, int], ...]:
     """What the plates set aside in view are: covered (something stands on them, by
     :func:`assistant.vision.cover.covered` against the plates read), or else told from
@@ -64,10 +65,12 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     When no plate was read by its sectors, the plates told by their whole diamonds are
     the ones the rest are compared with for a body. A plate set aside for something over
     part of it (``partly``: no diamond's shape found there, a shade, part of it foreign,
-    its edge against its middle) is never told from its whole area: legs, a stroke or
-    clothes in a plate's own colours pass the cover test while their median reads the
-    wrong look; it is covered or unclear. Only a plate whose colours as a whole fit
-    neither look is told whole."""
+    its edge against its middle) is not told from its whole area on its own: legs, a
+    stroke or clothes in a plate's own colours pass the cover test while their median
+    reads the wrong look; it is told whole only where the floor behind it and in front of
+    it on screen shows that nothing stands on it (:mod:`assistant.vision.standing`), and
+    is otherwise covered or unclear. ``kept_aside``: plates never told whole (the locator
+    found no diamond there, or the caller set them aside)."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
@@ -79,6 +82,10 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
 
     references = int((lit >= 0).sum())
     under = bodies(suspects) if references >= 2 else set()
+    probes = nothing_stands(bgr, geometry, cells,
+                            sorted(set(partly) & set(suspects) - under - set(kept_aside)),
+                            lit, suspects)
+    partly = {i for i in partly if not (i in probes and probes[i].clear)}
     plain = np.array([i for i in range(len(cells))
                       if lit[i] >= 0 or (i in suspects and i not in under
                                          and i not in partly)], np.intp)

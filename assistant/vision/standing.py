@@ -1,0 +1,347 @@
+"""Whether the floor above a plate on screen shows that nothing stands on it.
+
+The reader sets a plate aside for something over *part* of it (no diamond's shape found
+there, a shade, part of it foreign, its edge against its middle). That happens to plain
+plates through strong JPEG at a steep, far camera, and to plates under a body: legs, a
+stroke or clothes in the plate's own colours pass the cover test
+(:mod:`assistant.vision.cover`) while the diamond's whole colour reads the wrong look.
+The diamond alone cannot tell the two apart; the picture round it can.
+
+A figure standing on a plate rises on screen from it: at a pitched camera its body
+covers the floor and the plates *behind* the plate (up the screen), well past the plate's
+purple frame. Where nothing stands there, the floor behind the plate looks the way the
+ring's geometry predicts: the floor is tiled with the plates' period, so the floor at an
+offset behind this plate looks like the floor at the same offset from the other plates
+(and a plate's diamond there like the diamonds of its look). This module measures that
+and says *nothing stands on it* only on positive evidence:
+
+* the camera is pitched enough that a standing figure of the least height would rise
+  over a long enough stretch of the floor past the plate's frame (straight down, a body
+  hides only its own plate, and the floor behind says nothing; no evidence then);
+* nearly every probed point behind the plate (a band as wide as a body across the plate,
+  from just past its frame to where a figure's legs and waist would reach) is vouched for
+  by the same offset behind at least two other plates that were read, in colour (Lab);
+* those other plates' probed points are not in the screen column over any plate set
+  aside (whose own body could vouch for a body) and in the room's floor.
+
+Anything short of that (too few plates to compare with, the band past the picture's
+edge, the camera too flat, points not vouched for) is no evidence, and the plate stays
+covered or unclear. The comparison is relative, as everywhere in the reader: JPEG,
+gamma, a client's colours and the camera spoil every plate's surroundings alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from assistant.vision.geometry import GridGeometry, pixels_at
+from assistant.vision.trace import note
+
+__all__ = ["STANDING", "Probe", "StandingParams", "nothing_stands", "probe"]
+
+#: The 3x3 ring's places (row, column), the centre left out: the plates' lattice.
+_RING = frozenset((r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1))
+
+
+@dataclass(frozen=True)
+class StandingParams:
+    """What *nothing stands on it* needs. Grid units are plate spacings (a floor tile is
+    0.5); Lab units run 0-100 from black to white.
+
+    Measured on the real screenshot's pixels through a game camera with nobody on the
+    plates (`bench-vision --real-room`: yaw any, pitch 0-68 degrees, the room a quarter
+    of the frame to nine tenths, gamma 0.8-1.25, JPEG 30-95), and on this project's drawn
+    walk-throughs (player and team-mates over and beside plates, every pitch and steep
+    cameras, `bench-walk`): see docs/adr/0075-standing-figure-evidence.md."""
+
+    #: the least height of a standing figure (a player is 0.82-1.0 in the drawn model,
+    #: 1.6-2 floor tiles in the game) ...
+    figure_height: float = 0.8
+    #: ... and the tallest (the screen column its body hides, for the references to
+    #: keep out of)
+    tallest_figure: float = 1.0
+    #: a body over part of the plate may stand this far in front of its centre (towards
+    #: the camera), so it rises that much less far behind it
+    feet_in_front: float = 0.15
+    #: the band probed behind the plate runs from just past its purple frame (0.26) to
+    #: where a figure of the least height reaches, not past the room's floor
+    #: (:attr:`room_margin`); the band in front of it from its frame this far towards
+    #: the camera (a body standing in front that reaches over the plate passes there) ...
+    band_start: float = 0.32
+    front_band: float = 0.25
+    #: ... and this wide either side of the plate's centre (a body over part of the plate
+    #: stands within the frame's reach and is a third of a spacing wide)
+    band_half_width: float = 0.45
+    #: the band must span this much floor (grid units) and this many pixels up the
+    #: screen, or a figure would not show in it: no evidence
+    least_band: float = 0.15
+    least_band_px: float = 6.0
+    #: the band is sampled this densely on screen (pixels between points, at most)
+    sample_px: float = 1.5
+    #: a probed colour within this of a reference's (Lab; the nearest of the reference's
+    #: pixel and its eight neighbours) is vouched for by it: plain floor at the same
+    #: offsets through JPEG 30-95 and gamma keeps within it, so the unvouched shares
+    #: below stay small on plain plates
+    vouch_lab: float = 12.0
+    #: each probed point needs this many references vouching for it
+    vouchers: int = 2
+    #: a figure shows as unvouched points: this share of a band's comparable points
+    #: (plain plates of the real room, where there was evidence: 0-0.026; drawn bodies
+    #: over a plate's diamond: 0.19 and more) ...
+    unvouched_share: float = 0.05
+    #: ... or a run up the screen this long (a share of the band's rows, at least two
+    #: rows) in one column: a leg, an arm, a stroke (real room: up to 0.32 of the rows,
+    #: a tile joint through JPEG; drawn bodies over a diamond: 0.78 and more)
+    run_share: float = 0.4
+    #: at least this share of the band comparable (in the picture, in the room's floor,
+    #: with enough references)
+    comparable_share: float = 0.6
+    #: a screen column over a plate set aside (its own body's place) is this wide either
+    #: side and reaches this far behind it past the tallest figure (grid units), for the
+    #: references to keep out of
+    column_half_width: float = 0.6
+    column_margin: float = 0.35
+    #: the room's floor reaches this far past the ring's outer plates' centres (0.73 on
+    #: the real screenshot; walls beyond)
+    room_margin: float = 0.7
+    #: points within this of a plate's centre are its frame (within :data:`_DIAMOND` its
+    #: diamond, whose look matters)
+    frame_radius: float = 0.3
+
+
+#: The parameters the reader uses.
+STANDING = StandingParams()
+_DIAMOND = 0.21  # |u| + |v| of a diamond with its bevel, grid units
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the bands behind and in front of one plate showed: ``evidence`` (they could
+    show a figure at all), how many points were ``comparable`` of ``points``, how many of
+    those ``unvouched``, the ``longest_run`` of unvouched points up the screen, and
+    ``clear`` (nothing stands on it); ``why`` in words, for the trace."""
+
+    evidence: bool
+    points: int
+    comparable: int
+    unvouched: int
+    clear: bool
+    why: str
+    longest_run: int = 0
+
+
+def _lab(bgr: np.ndarray) -> np.ndarray:
+    shape = bgr.shape
+    flat = np.clip(bgr.reshape(-1, 1, 3), 0, 255).astype(np.float32) / 255.0
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).reshape(shape).astype(np.float64)
+
+
+def _up_the_screen(geometry: GridGeometry, place: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """At a floor point: the unit floor direction that runs up the screen, the camera's
+    tangent of pitch there and its pixels per grid unit across the view (from the
+    placement's local Jacobian: a pitched view shortens the floor along the screen's
+    vertical by the cosine of the pitch)."""
+    step = 0.05
+    image = geometry.to_image(place + np.array([(0.0, 0.0), (step, 0.0), (0.0, step)]))
+    jacobian = np.column_stack([image[1] - image[0], image[2] - image[0]]) / step
+    singular = np.linalg.svd(jacobian, compute_uv=False)
+    across, along = float(singular[0]), float(singular[1])
+    cosine = min(1.0, along / max(across, 1e-9))
+    tangent = float(np.sqrt(max(0.0, 1.0 - cosine * cosine)) / max(cosine, 1e-6))
+    try:
+        up = np.linalg.solve(jacobian, np.array([0.0, -1.0]))
+    except np.linalg.LinAlgError:
+        return np.zeros(2), 0.0, across
+    norm = float(np.linalg.norm(up))
+    return (up / norm if norm > 0 else up), tangent, across
+
+
+def _kind(points: np.ndarray, looks: dict[tuple[int, int], int],
+          params: StandingParams) -> np.ndarray:
+    """Per floor point (N, 2; x = column, y = row), what the ring predicts there:
+    0 plain floor, 1 a plate's frame, 2 an unlit diamond, 3 a lit diamond, -1 nothing to
+    predict (outside the room's floor, or a diamond whose look is not known)."""
+    nearest = np.rint(points).astype(np.int64)
+    offset = points - nearest
+    # the look of the plate at each lattice place (-1 not read, -2 no plate there)
+    board = np.full((3, 3), -2, np.int64)
+    for r, c in _RING:
+        board[r, c] = looks.get((r, c), -1)
+    on_board = ((nearest >= 0) & (nearest <= 2)).all(axis=1)
+    column, row = np.clip(nearest[:, 0], 0, 2), np.clip(nearest[:, 1], 0, 2)
+    look = np.where(on_board, board[row, column], -2)
+    framed = (look > -2) & (np.hypot(offset[:, 0], offset[:, 1]) < params.frame_radius)
+    diamond = framed & (np.abs(offset).sum(axis=1) < _DIAMOND)
+    kinds = np.where(framed, 1, 0)
+    kinds = np.where(diamond, np.where(look >= 0, 2 + look, -1), kinds)
+    low, high = -params.room_margin, 2.0 + params.room_margin
+    outside = ((points < low) | (points > high)).any(axis=1)
+    kinds[outside] = -1
+    return kinds
+
+
+def _to_room_edge(place: np.ndarray, direction: np.ndarray, params: StandingParams) -> float:
+    """How far from ``place`` along ``direction`` the room's floor goes on (grid units)."""
+    low, high = -params.room_margin, 2.0 + params.room_margin
+    reach = np.inf
+    for axis in range(2):
+        if direction[axis] > 1e-9:
+            reach = min(reach, (high - place[axis]) / direction[axis])
+        elif direction[axis] < -1e-9:
+            reach = min(reach, (low - place[axis]) / direction[axis])
+    return float(reach)
+
+
+def _longest_runs(flags: np.ndarray) -> int:
+    """The longest run of True down the first axis of ``flags`` (rows, columns)."""
+    best = np.zeros(flags.shape[1], np.int64)
+    run = np.zeros(flags.shape[1], np.int64)
+    for row in flags:
+        run = np.where(row, run + 1, 0)
+        best = np.maximum(best, run)
+    return int(best.max()) if len(best) else 0
+
+
+class _Scene:
+    """One frame's plates as the bands are compared: the picture (blurred 3x3), the
+    placement, the plates read and the screen columns the references keep out of."""
+
+    _SHIFTS = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], np.float64)
+
+    def __init__(self, smooth: np.ndarray, geometry: GridGeometry,
+                 cells: list[tuple[int, int]], looks: dict[int, int], hiding: list[int],
+                 params: StandingParams) -> None:
+        self.smooth, self.geometry, self.cells, self.looks = smooth, geometry, cells, looks
+        self.params = params
+        self.place_looks = {cells[i]: look for i, look in looks.items()}
+        self.columns = [_column(geometry, cells[i]) for i in hiding]
+
+    def colours(self, floor: np.ndarray, spread: bool = False
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """Lab colours at floor points (with their eight neighbouring pixels when
+        ``spread``) and whether each lies inside the picture."""
+        image = self.geometry.to_image(floor)
+        height, width = self.smooth.shape[:2]
+        inside = ((image[:, 0] >= 1) & (image[:, 0] <= width - 2)
+                  & (image[:, 1] >= 1) & (image[:, 1] <= height - 2))
+        if spread:
+            image = image[:, None, :] + self._SHIFTS[None]
+        return _lab(pixels_at(self.smooth, image)), inside
+
+    def in_a_column(self, floor: np.ndarray) -> np.ndarray:
+        """Per floor point: inside the screen column over a plate set aside."""
+        params = self.params
+        hit = np.zeros(len(floor), bool)
+        for centre, direction, tangent in self.columns:
+            d = floor - centre
+            a = d @ direction
+            b = d @ np.array([-direction[1], direction[0]])
+            hit |= ((a >= -params.column_margin)
+                    & (a <= params.tallest_figure * tangent + params.column_margin)
+                    & (np.abs(b) <= params.column_half_width))
+        return hit
+
+    def judge(self, suspect: int, offsets: np.ndarray, shape: tuple[int, int]
+              ) -> tuple[int, int, int, int]:
+        """A band at ``offsets`` (rows * columns, 2) from the suspect plate: its points,
+        those comparable, those unvouched, and the longest unvouched run up the screen."""
+        params = self.params
+        points = np.array(self.cells[suspect][::-1], np.float64) + offsets
+        kinds = _kind(points, self.place_looks, params)
+        lab, inside = self.colours(points)
+        votes = np.zeros(len(points), np.int64)
+        witnesses = np.zeros(len(points), np.int64)
+        for index in self.looks:
+            if index == suspect:
+                continue
+            there = np.array(self.cells[index][::-1], np.float64) + offsets
+            their_lab, their_inside = self.colours(there, spread=True)
+            same = ((_kind(there, self.place_looks, params) == kinds)
+                    & ~self.in_a_column(there) & their_inside)
+            witnesses += same
+            nearest = np.linalg.norm(their_lab - lab[:, None, :], axis=2).min(axis=1)
+            votes += same & (nearest <= params.vouch_lab)
+        comparable = inside & (kinds >= 0) & (witnesses >= params.vouchers)
+        unvouched = comparable & (votes < params.vouchers)
+        run = _longest_runs(unvouched.reshape(shape))
+        return len(points), int(comparable.sum()), int(unvouched.sum()), run
+
+
+def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+          suspect: int, looks: dict[int, int], unread: list[int],
+          params: StandingParams = STANDING, smoothed: np.ndarray | None = None) -> Probe:
+    """The bands behind and in front of plate ``cells[suspect]`` against the same bands
+    of the plates read (``looks``: index into ``cells`` to 0 unlit / 1 lit).
+    ``unread``: the plates set aside (indices), whose screen columns the references keep
+    out of. ``smoothed``: the frame already blurred 3x3 (worked out once per frame)."""
+    here = np.array(cells[suspect][::-1], np.float64)
+    up, tangent, pixels = _up_the_screen(geometry, here)
+    reach = min(params.figure_height * tangent - params.feet_in_front,
+                _to_room_edge(here, up, params) if np.any(up) else 0.0)
+    span = reach - params.band_start
+    cosine = 1.0 / np.sqrt(1.0 + tangent * tangent)
+    rise_px = span * pixels * cosine  # floor behind the plate shortened up the screen
+    if not np.any(up) or span < params.least_band or rise_px < params.least_band_px:
+        return Probe(False, 0, 0, 0, False, "the camera is too flat for a figure to "
+                     "rise past the plate within the room")
+    if smoothed is None:
+        smoothed = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3))
+    scene = _Scene(smoothed, geometry, cells, looks, sorted(set(unread) | {suspect}), params)
+    across = np.array([-up[1], up[0]])
+    columns = int(np.clip(np.ceil(2 * params.band_half_width * pixels / params.sample_px),
+                          7, 61))
+    side = np.linspace(-params.band_half_width, params.band_half_width, columns)
+    count = comparable = unvouched = longest = 0
+    clear, why = True, []
+    # behind the plate, where a body standing on it rises; in front of its frame, where
+    # a body standing in front passes on its way up over the plate
+    for name, start, end in (
+            ("behind", params.band_start, reach),
+            ("in front", -params.band_start, -params.band_start - params.front_band)):
+        rows = int(np.clip(np.ceil(abs(end - start) * pixels * cosine / params.sample_px),
+                           4, 40))  # as dense on screen as sample_px asks
+        along = np.linspace(start, end, rows)
+        offsets = (along[:, None, None] * up + side[None, :, None] * across).reshape(-1, 2)
+        points, seen, unlike, run = scene.judge(suspect, offsets, (rows, columns))
+        count, comparable, unvouched = count + points, comparable + seen, unvouched + unlike
+        longest = max(longest, run)
+        if seen < params.comparable_share * points:
+            clear = False
+            why.append(f"{name}: only {seen} of {points} points comparable")
+            continue
+        least_run = max(2, int(np.ceil(params.run_share * rows)))
+        clear &= unlike <= params.unvouched_share * seen and run < least_run
+        why.append(f"{name}: {unlike} of {seen} points unlike the floor the ring "
+                   f"predicts there, the longest run up the screen {run} of {rows}")
+    return Probe(True, count, comparable, unvouched, bool(clear), "; ".join(why), longest)
+
+
+def _column(geometry: GridGeometry, cell: tuple[int, int]
+            ) -> tuple[np.ndarray, np.ndarray, float]:
+    """The floor a figure standing on ``cell`` hides: its place, the floor direction up
+    the screen there and the tangent of pitch (how far behind it a height reaches)."""
+    place = np.array(cell[::-1], np.float64)
+    up, tangent, _pixels = _up_the_screen(geometry, place)
+    return place, up, tangent
+
+
+def nothing_stands(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
+                   suspects: list[int], lit: np.ndarray, unread: list[int],
+                   params: StandingParams = STANDING) -> dict[int, Probe]:
+    """For each of ``suspects`` (plates set aside for something over part of them): the
+    :class:`Probe` of the floor behind it. ``lit``: every plate's look as read (-1 not
+    read); ``unread``: the plates set aside."""
+    looks = {i: int(v) for i, v in enumerate(lit) if v >= 0}
+    probes: dict[int, Probe] = {}
+    smoothed = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3)) if suspects else None
+    for index in suspects:
+        probes[index] = found = probe(bgr, geometry, cells, index, looks, unread, params,
+                                      smoothed)
+        r, c = cells[index]
+        note("standing", f"({r + 1},{c + 1}) " + ("nothing stands on it: " if found.clear
+                                                   else "no evidence nothing stands on it: ")
+             + found.why)
+    return probes
