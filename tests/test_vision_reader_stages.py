@@ -43,14 +43,18 @@ def _samples(frame: np.ndarray, reading) -> np.ndarray:
 def test_a_reading_names_the_stage_that_placed_the_ring_and_the_answer(clean) -> None:
     _frame, reading = clean
     texts = [str(step) for step in reading.trace]
-    assert texts[0].startswith("placing: ring located on 8 diamonds, fit error ")
+    placing = [t for t in texts if t.startswith("placing: ")]
+    assert len(placing) == 1 and placing[0].startswith(
+        "placing: ring located on 8 diamonds, fit error ")
+    assert any(t.startswith("locate: answer: ") for t in texts[:texts.index(placing[0])])
     assert texts[-1] == "answer: board 111/0#0/110"
 
 
 def test_no_ring_says_so_before_the_answer() -> None:
     reading = read_frame(np.zeros((64, 64, 3), np.uint8))
-    assert [str(step) for step in reading.trace] == [
-        "placing: no ring found", "answer: abstained: Puzzle not in view."]
+    texts = [str(step) for step in reading.trace]
+    assert texts[-2:] == ["placing: no ring found", "answer: abstained: Puzzle not in view."]
+    assert all(t.startswith("locate: ") for t in texts[:-2])
 
 
 def test_every_plate_not_read_says_why_it_was_set_aside_and_what_it_is() -> None:
