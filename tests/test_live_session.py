@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
-from lab.scene import SceneParams, render_scene
 from assistant.session.camera import VIEW_MOVED_PX, ViewMotion
 from assistant.session.frames import Frame
 from assistant.session.tracker import FrameRead, LiveReader, WholeWindowNeeded
+from lab.scene import SceneParams, render_scene
 
 ROOT = Path(__file__).resolve().parent.parent
 
