@@ -7,7 +7,9 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +33,8 @@ from assistant.inference import (
 from assistant.puzzle import TOA_PLATES, Board, toa_board
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
+
+FIXTURES = Path(__file__).parent / "fixtures"
 
 RING = [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0)]  # the plates, clockwise
 
@@ -908,10 +912,10 @@ def test_a_step_a_moment_ago_was_onto_a_plate_the_player_now_covers() -> None:
     plate stepped on a tenth of a second ago and stands on it, covering it. All 256
     boards x a plate hidden before the step and read after it x each plate stepped on
     with the stepper and a ring neighbour (the plate behind him at a steep camera)
-    hidden: a step onto a plate read in the frame used to explain many of these as well
-    as the true step (at a steep camera, four frames undecided); now it explains
-    only what no step onto a covered plate does. The truth is always kept and a certain
-    board is the true one."""
+    hidden: the truth is always kept and a certain board is the true one. A step onto a
+    plate read in the frame explains some of these as well as the true step (a body
+    crossing a plate need not cover it: the next test), so about a third stay
+    undecided until a later frame tells them apart."""
     undecided = total = 0
     for board in all_toa_boards():
         for before_hidden in TOA_PLATES:
@@ -930,7 +934,46 @@ def test_a_step_a_moment_ago_was_onto_a_plate_the_player_now_covers() -> None:
                     total += 1
                     undecided += not inference.certain
     print(f"undecided: {undecided} of {total}")
-    assert undecided <= 0.25 * total  # 21%; 37% when a plate read explained as much
+    assert undecided <= 0.40 * total  # 37%: what the frames alone leave open
+
+
+def test_a_step_onto_a_plate_still_in_view_is_admitted() -> None:
+    """A body crossing a plate toggles it and need not cover it (at a steep camera it
+    hides the plates beside and behind it, drawn up the screen): before the spot where
+    the camera keeps the player is learnt, a step onto a plate read in the frame explains
+    it as well as a step onto a covered one. All 256 boards x a plate hidden before x
+    each plate stepped on, read after the step, with both its ring neighbours hidden:
+    the truth is always kept and a certain board is the true one."""
+    for board in all_toa_boards():
+        for before_hidden in TOA_PLATES:
+            for plate in TOA_PLATES:
+                beside = _ring_neighbours(plate)
+                if plate == before_hidden:
+                    continue
+                after = board.press(*plate)
+                history = BoardHistory()
+                history.update(reading_of(board, [before_hidden]), 0.1)
+                inference = history.update(reading_of(after, beside), 0.1)
+                assert after in inference.candidates, (board.format(), plate)
+                assert inference.board in (None, after)
+
+
+def test_a_plate_crossed_stays_in_view_regression() -> None:
+    """The readings of a walk-through in which the player crossed a plate that stayed in
+    view (tests/fixtures/histories/a-plate-crossed-stays-in-view.json, its ``about``
+    says what happened): the true board is a candidate after every reading and no
+    certain board is wrong."""
+    fixture = json.loads((FIXTURES / "histories" / "a-plate-crossed-stays-in-view.json")
+                         .read_text(encoding="utf-8"))
+    history, last = BoardHistory(), 0.0
+    for read, truth in zip(fixture["readings"], fixture["truth"], strict=True):
+        text = read["board"]
+        hidden = [(i // 3, i % 3) for i, ch in enumerate(text.replace("/", "")) if ch == "?"]
+        reading = reading_of(toa_board(text.replace("?", "0")), hidden, fixture["angle_deg"])
+        inference = history.update(reading, read["time"] - last)
+        last = read["time"]
+        assert toa_board(truth) in inference.candidates, (text, truth)
+        assert inference.board in (None, toa_board(truth))
 
 
 def test_a_step_onto_a_plate_read_in_the_frame_is_taken_when_nothing_else_explains_it():

@@ -77,7 +77,6 @@ from assistant.session.moves import (
     STEP_REACH,
     cell_at,
     cells_out_of_reach,
-    cells_read,
     left_behind,
     step_deltas,
     stepped_cells,
@@ -362,15 +361,7 @@ class BoardHistory:
             walk = (anchors, seconds / RUN_SECONDS_PER_TILE + WALK_SLACK_TILES)
         transition = _Transition(completions, turn, steps, landmark, snaps, snap_steps,
                                  anchors, now, room_turns, pan_turns, stood_still, walk)
-        reached, sides, windows = {}, {}, {}
-        if player is None and is_toa_board(completions[0]):
-            # before the spot is learnt: a step a moment ago was onto a plate the
-            # player now stands on, which the body covers; a step onto a plate read
-            # in this frame explains it only when no step onto a covered one does
-            reached, sides, windows = self._explain(transition,
-                                                    out_of_reach | cells_read(reading))
-        if not reached:
-            reached, sides, windows = self._explain(transition, out_of_reach)
+        reached, sides, windows = self._explain(transition, out_of_reach)
         if standing is not None:
             on_it = {board: last for board, last in reached.items()
                      if None in last or standing in last}

@@ -19,7 +19,7 @@ from assistant.solver import solve
 from assistant.vision.reader import Reading
 
 __all__ = ["AWAY_TOLERANCE", "LEFT", "ON_A_PLATE_RADIUS", "STANDING_RADIUS", "STEP_REACH",
-           "cell_at", "cells_out_of_reach", "cells_read", "common_presses", "left_behind",
+           "cell_at", "cells_out_of_reach", "common_presses", "left_behind",
            "press_effects", "step_deltas", "stepped_cells", "still_on", "walkable_deltas"]
 
 #: A player who stood still with the floor under the spot within this of a cell's centre
@@ -206,11 +206,6 @@ def cells_out_of_reach(board: Board, reading: Reading,
         far.update((r, c) for r, c in press_effects(board)[0]
                    if math.hypot(x - c, y - r) > STEP_REACH)
     return frozenset(far)
-
-
-def cells_read(reading: Reading) -> frozenset:
-    """The cells this reading read (a cell outside the picture is hidden too)."""
-    return frozenset((tile.row, tile.col) for tile in reading.tiles if not tile.hidden)
 
 
 def left_behind(cells: set, anchors: tuple[tuple[float, float], tuple[float, float]] | None,
