@@ -115,7 +115,7 @@ def differences(old, new, path: str = "") -> list[str]:
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new) \
             and any(isinstance(x, (dict, list)) for x in old):
         found = []
-        for index, (a, b) in enumerate(zip(old, new)):
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
             found.extend(differences(a, b, f"{path}[{index}]"))
         return found
     return [] if old == new else [f"{path}: {str(old)[:120]} -> {str(new)[:120]}"]

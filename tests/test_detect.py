@@ -137,11 +137,19 @@ def test_trace_says_which_stage_placed_and_answered(pictures, tmp_path, capsys):
     assert main(["detect", "--trace", str(room), str(bmp)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("board 010/1#1/010 (confidence 1.00); step on 101/0#0/101")
-    assert out[1].startswith("  placing: ring located on 8 diamonds, fit error ")
-    assert out[2] == "  answer: board 010/1#1/010"
-    assert out[3].endswith("no answer: Puzzle not in view.")
-    assert out[4:] == ["  placing: no ring found",
-                       "  answer: abstained: Puzzle not in view."]
+    second = next(i for i, line in enumerate(out) if not line.startswith("  ") and i)
+    first, other = out[1:second], out[second + 1:]
+    # the ring search's notes (candidates and the rule that took one), then the reader's
+    assert first[0].startswith("  locate: ")
+    assert any(line.startswith("  locate: answer: one ring taken") for line in first)
+    placing = [line for line in first if line.startswith("  placing: ")]
+    assert len(placing) == 1
+    assert placing[0].startswith("  placing: ring located on 8 diamonds, fit error ")
+    assert first[-1] == "  answer: board 010/1#1/010"
+    assert out[second].endswith("no answer: Puzzle not in view.")
+    assert all(line.startswith("  locate: ") for line in other[:-2])
+    assert other[-2:] == ["  placing: no ring found",
+                          "  answer: abstained: Puzzle not in view."]
     path = tmp_path / "room-profile.json"
     save_profile(toa_default_profile().with_corners(scene.corners), path)
     assert main(["detect", "--json", "--trace", "--profile", str(path), str(room)]) == 0
