@@ -13,6 +13,7 @@ from conftest import shared_file
 
 from assistant.puzzle import TOA_PLATES
 from assistant.vision import read_frame, reader
+from assistant.vision import whole as whole_module
 from assistant.vision.appearance import APPEARANCE_RULES, Look, classify
 from assistant.vision.cover import COVER_PARAMS, covered
 from assistant.vision.geometry import SAMPLE_OFFSETS, SAMPLE_SECTORS, pixels_at
@@ -142,3 +143,31 @@ def test_each_stage_reads_its_own_rules(clean) -> None:
     looks[0] = -1
     assert read_whole(samples, looks)[0] == lit[0]
     assert read_whole(samples, looks, dataclasses.replace(WHOLE_RULES, lab=-1.0))[0] == -1
+
+
+
+#: A picture of the real room (bench-vision's real-room camera of this seed: small, far,
+#: JPEG) where one diamond's chroma, spoilt by the compression, splits the chroma on its
+#: own; the luma still splits the plates cleanly.
+_SPOILT_CHROMA_SEED = 700_259
+
+
+def test_the_luma_tells_what_one_spoilt_diamond_keeps_the_chroma_from_telling(
+        monkeypatch) -> None:
+    """Four plates set aside; the whole diamonds' chroma splits one spoilt plate from the
+    rest and tells nothing, the luma tells two more unlit: one plate left unclear instead
+    of an abstention. Without the luma pass the picture abstains."""
+    from lab.commands.bench_vision import outcome_of, real_room_case
+
+    case = real_room_case(shared_file("toa", "room_topdown.png"), _SPOILT_CHROMA_SEED)
+    reading = read_frame(case.frame)
+    assert outcome_of(reading, case.centres, case.lit) == "unclear"
+    assert len(reading.unclear) == 1
+    told = [str(step) for step in reading.trace if "told from its whole diamond" in str(step)]
+    assert len(told) == 3, told
+
+    def chroma_only(samples, looks, rules=WHOLE_RULES, appearance=None):
+        return whole_module.read_whole(samples, looks, dataclasses.replace(
+            rules, luma_gap=99.0))
+    monkeypatch.setattr("assistant.vision.unread.read_whole", chroma_only)
+    assert read_frame(case.frame).abstain

@@ -15,18 +15,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared_file
 
 from assistant.commands.detect import load_image
 from assistant.demo_room import Camera, Figure
 from assistant.puzzle import TOA_PLATES
-from assistant.vision import read_frame, standing
+from assistant.vision import read_frame, standing, unread
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.standing import Probe, StandingParams, nothing_stands, probe
-from lab.commands.bench_vision import outcome_of
+from assistant.vision.whole import read_whole
+from lab.commands.bench_vision import outcome_of, real_room_case
 from lab.scene import SceneParams, render_scene
 
 CELLS = list(TOA_PLATES)
 GOLD = (40, 170, 215)  # BGR: clothes in a lit diamond's colour
+UNLIT_GOLD = (22, 131, 162)  # ... and in an unlit one's
 FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures" / "standing"
 EXPECTED = json.loads((FIXTURE_DIR / "expected.json").read_text("utf-8"))
 
@@ -79,9 +82,42 @@ def test_a_figure_in_front_reaching_over_the_plate_is_never_cleared(pitch):
         assert not found.clear, (plate, found.why)
 
 
-def test_a_camera_too_flat_for_a_body_to_rise_past_the_plate_is_no_evidence():
-    found = _probe(_scene(20.0, 15.0), 0)
-    assert not found.evidence and not found.clear
+@pytest.mark.parametrize("yaw", [0.0, 70.0, 200.0])
+@pytest.mark.parametrize("pitch", [0.0, 15.0, 30.0])
+def test_at_a_flat_camera_an_empty_plate_is_told_its_look_from_itself(yaw, pitch):
+    """Too flat for a body to rise past the plate's frame, the plate itself is compared
+    with the plates read, point by point, as each look: an empty one is told its own."""
+    scene = _scene(yaw, pitch)
+    probes = [_probe(scene, plate) for plate in range(8)]
+    assert all("over it" in p.why for p in probes)
+    assert all(p.look in (None, int(scene.lit[plate])) for plate, p in enumerate(probes))
+    assert sum(p.clear and p.look == scene.lit[plate] for plate, p in enumerate(probes)) >= 7
+
+
+@pytest.mark.parametrize("pitch", [0.0, 15.0, 30.0, 36.0])
+def test_at_a_flat_camera_a_body_over_the_diamond_is_never_told_a_look(pitch):
+    """A figure over each plate, in a lit or an unlit diamond's gold or in any colours,
+    standing on it or beside it: seen from above it is unlike a plate of either look,
+    and the plate is not told (nor ever told wrong)."""
+    rng = np.random.default_rng(int(pitch))
+    for plate, (r, c) in enumerate(TOA_PLATES):
+        for number, (dx, dy) in enumerate(((0.0, 0.0), (0.15, 0.1), (-0.2, 0.2))):
+            clothes = (GOLD, UNLIT_GOLD, None)[(plate + number) % 3]
+            figure = Figure(tile=(c + dx, r + dy), body=clothes, legs=clothes, height=0.85,
+                            seed=int(rng.integers(1 << 30)))
+            scene = _scene(float(rng.uniform(0, 360)), pitch, (figure,))
+            found = _probe(scene, plate)
+            assert found.look in (None, int(scene.lit[plate])), (plate, found.why)
+            if scene.coverage[plate] > 0.4:
+                assert not found.clear, (plate, found.why)
+
+
+def test_a_plate_too_small_on_screen_to_be_seen_whole_is_no_evidence():
+    camera = Camera(yaw_deg=20.0, pitch_deg=10.0, spacing_px=12.0, look_at=(1.0, 1.0))
+    scene = render_scene(SceneParams(seed=3, board="111/0#0/110", camera=camera, ui=False,
+                                     lookalikes=False, frame_size=(320, 240)))
+    found = _probe(scene, 0)
+    assert not found.evidence and not found.clear and found.look is None
 
 
 def test_one_plate_read_is_too_few_to_vouch_for_the_floor():
@@ -169,3 +205,85 @@ def test_no_plate_under_a_body_is_cleared(monkeypatch, name):
     assert not [plate for plate, found in made if plate in under and found.clear]
     if EXPECTED[name]["expect"] == "right":
         assert any(found.clear for _, found in made)
+
+
+# --- the real room at flat cameras -----------------------------------------------------
+
+FLAT_ROOM = json.loads((FIXTURE_DIR / "real-room-flat-cameras.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="module")
+def real_screenshot() -> Path:
+    return shared_file("toa", "room_topdown.png")
+
+
+@pytest.mark.parametrize("name", sorted(FLAT_ROOM["pictures"]))
+def test_a_plain_plate_at_a_flat_camera_is_told_from_itself(real_screenshot, name):
+    entry = FLAT_ROOM["pictures"][name]
+    case = real_room_case(real_screenshot, entry["real_room_seed"])
+    reading = read_frame(case.frame)
+    trace = [str(step) for step in reading.trace]
+    assert outcome_of(reading, case.centres, case.lit) == "right", trace
+    assert reading.board.format() == entry["board"]
+    assert any(f"standing: {entry['told_over_it']} nothing stands on it: over it: a plate"
+               in step for step in trace), trace
+
+
+def test_without_the_plate_itself_the_flat_cameras_leave_it_unclear(real_screenshot,
+                                                                   monkeypatch):
+    """The same pictures with the standing stage giving no evidence: the plate stays
+    unclear, so it is the comparison over the plate that reads them."""
+    monkeypatch.setattr(standing, "probe", _forced(False))
+    for entry in FLAT_ROOM["pictures"].values():
+        case = real_room_case(real_screenshot, entry["real_room_seed"])
+        assert outcome_of(read_frame(case.frame), case.centres, case.lit) == "unclear"
+
+
+def test_a_whole_diamond_reading_otherwise_than_the_plate_seen_over_it_is_not_told(
+        real_screenshot, monkeypatch):
+    """Two readings of one plate that disagree leave it unclear: the look seen over the
+    plate point by point (forced here to the wrong one) and its whole diamond's."""
+    entry = FLAT_ROOM["pictures"]["real-room-17"]
+    case = real_room_case(real_screenshot, entry["real_room_seed"])
+    right = read_frame(case.frame)
+    r, c = (int(x) - 1 for x in entry["told_over_it"].strip("()").split(","))
+    truth = int(right.board.format().replace("/", "").replace("#", "")[
+        TOA_PLATES.index((r, c))] == "1")
+
+    def wrong_look(*args, **kwargs) -> Probe:
+        return Probe(True, 1, 1, 0, True, "forced by the test", 0, 1 - truth)
+
+    monkeypatch.setattr(standing, "probe", wrong_look)
+    reading = read_frame(case.frame)
+    assert outcome_of(reading, case.centres, case.lit) == "unclear"
+    assert (r, c) in reading.unclear
+
+
+NO_SECTORS = json.loads(
+    (FIXTURE_DIR / "real-room-no-plate-read-by-its-sectors.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(NO_SECTORS["pictures"]))
+def test_with_no_plate_read_by_its_sectors_the_others_told_whole_are_the_references(
+        real_screenshot, name, monkeypatch):
+    """Every plate set aside: each is compared with the others as their whole diamonds
+    tell them for now, and the picture reads right. Without those references (the first
+    telling of the whole diamonds answering nothing) nothing can be compared and the
+    picture abstains."""
+    entry = NO_SECTORS["pictures"][name]
+    case = real_room_case(real_screenshot, entry["real_room_seed"])
+    reading = read_frame(case.frame)
+    trace = [str(step) for step in reading.trace]
+    assert any("the plates' sectors tell no two looks" in step for step in trace), trace
+    assert outcome_of(reading, case.centres, case.lit) == "right", trace
+    assert reading.board.format() == entry["board"]
+
+    calls = []
+
+    def first_tells_nothing(samples, looks, *args, **kwargs):
+        calls.append(len(calls))
+        return np.asarray(looks).copy() if len(calls) == 1 else read_whole(
+            samples, looks, *args, **kwargs)
+
+    monkeypatch.setattr(unread, "read_whole", first_tells_nothing)
+    assert read_frame(case.frame).abstain

@@ -16,8 +16,11 @@ offset behind this plate looks like the floor at the same offset from the other 
 and says *nothing stands on it* only on positive evidence:
 
 * the camera is pitched enough that a standing figure of the least height would rise
-  over a long enough stretch of the floor past the plate's frame (straight down, a body
-  hides only its own plate, and the floor behind says nothing; no evidence then);
+  over a long enough stretch of the floor past the plate's frame; at a camera flatter
+  than that (below about 38 degrees from straight down) a body hides only its own plate,
+  the floor behind says nothing, and the plate itself is compared instead: its frame and
+  diamond point by point with the plates read, the diamond as each look, and it must be
+  a plate of one look (a body over it from above is unlike a plate of either);
 * nearly every probed point behind the plate (a band as wide as a body across the plate,
   from just past its frame to where a figure's legs and waist would reach) is vouched for
   by the same offset behind at least two other plates that were read, in colour (Lab);
@@ -25,7 +28,7 @@ and says *nothing stands on it* only on positive evidence:
   aside (whose own body could vouch for a body) and in the room's floor.
 
 Anything short of that (too few plates to compare with, the band past the picture's
-edge, the camera too flat, points not vouched for) is no evidence, and the plate stays
+edge, a plate too small on screen, points not vouched for) is no evidence, and the plate stays
 covered or unclear. The comparison is relative, as everywhere in the reader: JPEG,
 gamma, a client's colours and the camera spoil every plate's surroundings alike.
 """
@@ -107,6 +110,21 @@ class StandingParams:
     #: the room's floor reaches this far past the ring's outer plates' centres (0.73 on
     #: the real screenshot; walls beyond)
     room_margin: float = 0.7
+    #: at a camera too flat for a figure to rise past the plate's frame, the band over the
+    #: plate itself reaches this far from its centre either way (its frame, 0.26-0.3,
+    #: and a little floor; by design), and ...
+    plate_half_band: float = 0.34
+    #: ... at most this share of its comparable points may be unlike a plate of the look
+    #: told (plain real-room plates told at flat cameras: at most 0.025), ...
+    over_plate_share: float = 0.08
+    #: ... and its diamond's points must be nearer in colour to the diamonds of that look
+    #: than of the other, this share of them and the median point by this much Lab (plain
+    #: real-room plates: 0.66-0.98 of the points, the median 3.0-8.8 nearer). Drawn
+    #: figures over or beside a plate at 0-36 degrees, in a lit or unlit diamond's gold
+    #: or any colours (1,920 probes): 75 told, all their own plate's look, none with a
+    #: body over more than 0.36 of the diamond (tests/test_vision_standing.py)
+    nearer_share: float = 0.65
+    nearer_lab: float = 2.0
     #: points within this of a plate's centre are its frame (within :data:`_DIAMOND` its
     #: diamond, whose look matters)
     frame_radius: float = 0.3
@@ -131,6 +149,8 @@ class Probe:
     clear: bool
     why: str
     longest_run: int = 0
+    #: at a flat camera, the look the plate itself showed (0 unlit, 1 lit), else None
+    look: int | None = None
 
 
 def _lab(bgr: np.ndarray) -> np.ndarray:
@@ -244,67 +264,92 @@ class _Scene:
                     & (np.abs(b) <= params.column_half_width))
         return hit
 
-    def judge(self, suspect: int, offsets: np.ndarray, shape: tuple[int, int]
-              ) -> tuple[int, int, int, int]:
+    def judge(self, suspect: int, offsets: np.ndarray, shape: tuple[int, int],
+              suspect_look: int | None = None) -> tuple[int, int, int, int]:
         """A band at ``offsets`` (rows * columns, 2) from the suspect plate: its points,
-        those comparable, those unvouched, and the longest unvouched run up the screen."""
+        those comparable, those unvouched, and the longest unvouched run up the screen.
+        ``suspect_look``: the look the suspect's own diamond is compared as (a band over
+        the plate itself); None, the band has no diamond of the suspect's to predict."""
+        kinds, comparable, unvouched, _ = self.compare(suspect, offsets, suspect_look)
+        run = _longest_runs(unvouched.reshape(shape))
+        return len(kinds), int(comparable.sum()), int(unvouched.sum()), run
+
+    def compare(self, suspect: int, offsets: np.ndarray, suspect_look: int | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per point of a band at ``offsets`` from the suspect plate: what the ring
+        predicts there (:func:`_kind`), whether it is comparable, whether unvouched, and
+        how far (Lab) its colour is from the references' at the same offset, as many of
+        them as must vouch for it (inf where fewer are comparable)."""
         params = self.params
+        place_looks = self.place_looks if suspect_look is None else {
+            **self.place_looks, self.cells[suspect]: suspect_look}
         points = np.array(self.cells[suspect][::-1], np.float64) + offsets
-        kinds = _kind(points, self.place_looks, params)
+        kinds = _kind(points, place_looks, params)
         lab, inside = self.colours(points)
         votes = np.zeros(len(points), np.int64)
         witnesses = np.zeros(len(points), np.int64)
+        distances = []
         for index in self.looks:
             if index == suspect:
                 continue
             there = np.array(self.cells[index][::-1], np.float64) + offsets
             their_lab, their_inside = self.colours(there, spread=True)
-            same = ((_kind(there, self.place_looks, params) == kinds)
+            same = ((_kind(there, place_looks, params) == kinds)
                     & ~self.in_a_column(there) & their_inside)
             witnesses += same
             nearest = np.linalg.norm(their_lab - lab[:, None, :], axis=2).min(axis=1)
             votes += same & (nearest <= params.vouch_lab)
+            distances.append(np.where(same, nearest, np.inf))
         comparable = inside & (kinds >= 0) & (witnesses >= params.vouchers)
         unvouched = comparable & (votes < params.vouchers)
-        run = _longest_runs(unvouched.reshape(shape))
-        return len(points), int(comparable.sum()), int(unvouched.sum()), run
+        if len(distances) >= params.vouchers:
+            distance = np.sort(np.array(distances), axis=0)[params.vouchers - 1]
+        else:
+            distance = np.full(len(points), np.inf)
+        return kinds, comparable, unvouched, distance
 
 
 def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
           suspect: int, looks: dict[int, int], unread: list[int],
           params: StandingParams = STANDING, smoothed: np.ndarray | None = None) -> Probe:
-    """The bands behind and in front of plate ``cells[suspect]`` against the same bands
-    of the plates read (``looks``: index into ``cells`` to 0 unlit / 1 lit).
-    ``unread``: the plates set aside (indices), whose screen columns the references keep
-    out of. ``smoothed``: the frame already blurred 3x3 (worked out once per frame)."""
+    """The bands behind (or, at a camera too flat for that, over) and in front of plate
+    ``cells[suspect]`` against the same bands of the plates read (``looks``: index into
+    ``cells`` to 0 unlit / 1 lit). ``unread``: the plates set aside (indices), whose
+    screen columns the references keep out of. ``smoothed``: the frame already blurred
+    3x3 (worked out once per frame)."""
     here = np.array(cells[suspect][::-1], np.float64)
     up, tangent, pixels = _up_the_screen(geometry, here)
+    if not np.any(up):
+        return Probe(False, 0, 0, 0, False, "the placement gives no direction up the screen")
     reach = min(params.figure_height * tangent - params.feet_in_front,
-                _to_room_edge(here, up, params) if np.any(up) else 0.0)
+                _to_room_edge(here, up, params))
     span = reach - params.band_start
     cosine = 1.0 / np.sqrt(1.0 + tangent * tangent)
     rise_px = span * pixels * cosine  # floor behind the plate shortened up the screen
-    if not np.any(up) or span < params.least_band or rise_px < params.least_band_px:
-        return Probe(False, 0, 0, 0, False, "the camera is too flat for a figure to "
-                     "rise past the plate within the room")
+    flat = span < params.least_band or rise_px < params.least_band_px
+    if flat and pixels * params.plate_half_band * cosine < params.least_band_px:
+        return Probe(False, 0, 0, 0, False, "the plate is too small on screen to be seen "
+                     "whole")
     if smoothed is None:
         smoothed = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3))
     scene = _Scene(smoothed, geometry, cells, looks, sorted(set(unread) | {suspect}), params)
     across = np.array([-up[1], up[0]])
-    columns = int(np.clip(np.ceil(2 * params.band_half_width * pixels / params.sample_px),
-                          7, 61))
-    side = np.linspace(-params.band_half_width, params.band_half_width, columns)
     count = comparable = unvouched = longest = 0
-    clear, why = True, []
+    clear, why, told = True, [], None
+    if flat:
+        # too flat for a body standing on the plate to rise past its frame: it covers
+        # the plate itself from above, which must then look like a plate of one look
+        told, found, words = _over_the_plate(scene, suspect, up, across, pixels, cosine)
+        count, comparable, unvouched, longest = found
+        clear, why = told is not None, [words]
     # behind the plate, where a body standing on it rises; in front of its frame, where
     # a body standing in front passes on its way up over the plate
-    for name, start, end in (
-            ("behind", params.band_start, reach),
-            ("in front", -params.band_start, -params.band_start - params.front_band)):
-        rows = int(np.clip(np.ceil(abs(end - start) * pixels * cosine / params.sample_px),
-                           4, 40))  # as dense on screen as sample_px asks
-        along = np.linspace(start, end, rows)
-        offsets = (along[:, None, None] * up + side[None, :, None] * across).reshape(-1, 2)
+    bands = [("in front", -params.band_start, -params.band_start - params.front_band)]
+    if not flat:
+        bands.insert(0, ("behind", params.band_start, reach))
+    for name, start, end in bands:
+        rows, columns, offsets = _band(start, end, up, across, pixels, cosine,
+                                       params.band_half_width, params)
         points, seen, unlike, run = scene.judge(suspect, offsets, (rows, columns))
         count, comparable, unvouched = count + points, comparable + seen, unvouched + unlike
         longest = max(longest, run)
@@ -316,7 +361,75 @@ def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
         clear &= unlike <= params.unvouched_share * seen and run < least_run
         why.append(f"{name}: {unlike} of {seen} points unlike the floor the ring "
                    f"predicts there, the longest run up the screen {run} of {rows}")
-    return Probe(True, count, comparable, unvouched, bool(clear), "; ".join(why), longest)
+    return Probe(True, count, comparable, unvouched, bool(clear), "; ".join(why), longest,
+                 told if clear else None)
+
+
+def _band(start: float, end: float, up: np.ndarray, across: np.ndarray, pixels: float,
+          cosine: float, half_width: float, params: StandingParams
+          ) -> tuple[int, int, np.ndarray]:
+    """A band of floor offsets from ``start`` to ``end`` up the screen and ``half_width``
+    either side, as dense on screen as :attr:`StandingParams.sample_px` asks: its rows,
+    its columns and the offsets (rows * columns, 2)."""
+    columns = int(np.clip(np.ceil(2 * half_width * pixels / params.sample_px), 7, 61))
+    side = np.linspace(-half_width, half_width, columns)
+    rows = int(np.clip(np.ceil(abs(end - start) * pixels * cosine / params.sample_px), 4, 40))
+    along = np.linspace(start, end, rows)
+    offsets = (along[:, None, None] * up + side[None, :, None] * across).reshape(-1, 2)
+    return rows, columns, offsets
+
+
+def _over_the_plate(scene: _Scene, suspect: int, up: np.ndarray, across: np.ndarray,
+                    pixels: float, cosine: float
+                    ) -> tuple[int | None, tuple[int, int, int, int], str]:
+    """At a flat camera: the plate itself and the floor about it, compared point by
+    point with the other plates read, its diamond as each look in turn. The plate is of
+    a look when its diamond is clearly nearer in colour to that look's diamonds than to
+    the other's (:func:`_closer_look`) and, compared as that look, nearly every point is
+    vouched for and no run up the screen is not: a body over it from above is unlike a
+    plate of either look. Returns the look told (None: not told), the counts (points,
+    comparable, unvouched, longest run) under it and the words."""
+    params = scene.params
+    half = params.plate_half_band
+    rows, columns, offsets = _band(-half, half, up, across, pixels, cosine, half, params)
+    least_run = max(2, int(np.ceil(params.run_share * rows)))
+    found, distance = {}, {}
+    for look in (0, 1):
+        kinds, comparable, unvouched, distance[look] = scene.compare(suspect, offsets, look)
+        diamond = kinds >= 2  # the same points as either look
+        found[look] = (int(comparable.sum()), int(unvouched.sum()),
+                       _longest_runs(unvouched.reshape(rows, columns)),
+                       int((diamond & comparable).sum()), int(diamond.sum()))
+    told = _closer_look(distance, diamond, params)
+    if told is not None:
+        seen, unvouched, run, seen_diamond, in_diamond = found[told]
+        if not (seen >= params.comparable_share * len(offsets)
+                and seen_diamond >= params.comparable_share * max(in_diamond, 1)
+                and unvouched <= params.over_plate_share * seen and run < least_run):
+            told = None
+    words = "; ".join(f"as {('unlit', 'lit')[look]} {unvouched} of {seen} points unlike a "
+                      f"plate, the longest run {run} of {rows}"
+                      for look, (seen, unvouched, run, _, _) in found.items())
+    verdict = "no plate of one look" if told is None else f"a plate {('unlit', 'lit')[told]}"
+    seen, unvouched, run = found[1 if told is None else told][:3]
+    return told, (len(offsets), seen, unvouched, run), f"over it: {verdict} ({words})"
+
+
+def _closer_look(distance: dict[int, np.ndarray], diamond: np.ndarray,
+                 params: StandingParams) -> int | None:
+    """The look whose diamonds the suspect's diamond points are nearer to in colour (Lab,
+    as many references as must vouch), clearly: most of the points and by the median
+    point; None when neither is."""
+    both = diamond & np.isfinite(distance[0]) & np.isfinite(distance[1])
+    if both.sum() < 4:
+        return None
+    nearer_lit = float((distance[1][both] < distance[0][both]).mean())
+    apart = float(np.median(distance[0][both]) - np.median(distance[1][both]))
+    if nearer_lit >= params.nearer_share and apart >= params.nearer_lab:
+        return 1
+    if nearer_lit <= 1 - params.nearer_share and -apart >= params.nearer_lab:
+        return 0
+    return None
 
 
 def _column(geometry: GridGeometry, cell: tuple[int, int]

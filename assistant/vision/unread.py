@@ -68,9 +68,11 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     its edge against its middle) is not told from its whole area on its own: legs, a
     stroke or clothes in a plate's own colours pass the cover test while their median
     reads the wrong look; it is told whole only where the floor behind it and in front of
-    it on screen shows that nothing stands on it (:mod:`assistant.vision.standing`), and
-    is otherwise covered or unclear. ``kept_aside``: plates never told whole (the locator
-    found no diamond there, or the caller set them aside)."""
+    it on screen shows that nothing stands on it (:mod:`assistant.vision.standing`; at a
+    flat camera, that the plate itself is a plate of one look, which its whole diamond
+    must then read too), and is otherwise covered or unclear. ``kept_aside``: plates
+    never told whole (the locator found no diamond there, or the caller set them
+    aside)."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
@@ -82,20 +84,29 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
 
     references = int((lit >= 0).sum())
     under = bodies(suspects) if references >= 2 else set()
-    probes = nothing_stands(bgr, geometry, cells,
-                            sorted(set(partly) & set(suspects) - under - set(kept_aside)),
-                            lit, suspects)
+    doubted = sorted(set(partly) & set(suspects) - under - set(kept_aside))
+    seen, unread = lit, suspects
+    if references < 2:
+        # no plate read by its sectors (a far room through strong JPEG): each is compared
+        # with the others as their whole diamonds tell them for now, and only the plates
+        # those did not tell keep the references out of their screen columns
+        seen = lit.copy()
+        in_view = np.array([i for i in range(len(cells)) if i not in outside], np.intp)
+        seen[in_view] = read_whole(samples[in_view], lit[in_view])
+        unread = [i for i in suspects if seen[i] < 0]
+    probes = nothing_stands(bgr, geometry, cells, doubted, seen, unread)
     partly = {i for i in partly if not (i in probes and probes[i].clear)}
-    plain = np.array([i for i in range(len(cells))
-                      if lit[i] >= 0 or (i in suspects and i not in under
-                                         and i not in partly)], np.intp)
-    told = read_whole(samples[plain], lit[plain])
-    for index, look_told in zip(plain, told, strict=True):
-        if lit[index] < 0 <= look_told:
-            lit[index], confidence[index] = look_told, WHOLE_CONFIDENCE
-            hidden.remove(int(index))
-            note("read", f"{cell_words(cells[index])} told from its whole diamond: "
-                 + ("lit" if look_told else "unlit"))
+    told_now = _tell_whole(cells, samples, hidden, lit, confidence, probes, [
+        i for i in suspects if i not in under and i not in partly])
+    # plates told whole just now are references too: a doubted plate the first probe
+    # could not compare (too few plates of a look read by their sectors) is probed again
+    again = [i for i in doubted if lit[i] < 0 and i in partly] if told_now else []
+    if again:
+        probes = nothing_stands(bgr, geometry, cells, again, lit,
+                                [i for i in suspects if lit[i] < 0])
+        cleared = [i for i in again if probes[i].clear]
+        partly -= set(cleared)
+        _tell_whole(cells, samples, hidden, lit, confidence, probes, cleared)
     if references < 2:  # compared now with the plates the whole diamonds told
         left = [i for i in suspects if lit[i] < 0]
         under = bodies(left) if (lit >= 0).sum() >= 2 else set()
@@ -105,6 +116,29 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
                  + ("covered: something stands on it" if index in under
                     else "unclear: no sign of anything on it, its look not told"))
     return tuple(sorted(cells[i] for i in suspects if lit[i] < 0 and i not in under))
+
+
+def _tell_whole(cells: list[tuple[int, int]], samples: np.ndarray, hidden: list[int],
+                lit: np.ndarray, confidence: np.ndarray, probes: dict, among: list[int]
+                ) -> bool:
+    """Tell the plates ``among`` from their whole diamonds against every plate read
+    (``lit``, ``confidence`` and ``hidden`` updated); a plate whose probe saw it over
+    itself as one look (a flat camera) is told only that look. True when any was told."""
+    plain = np.array(sorted({i for i in range(len(cells)) if lit[i] >= 0} | set(among)),
+                     np.intp)
+    told_any = False
+    for index, look_told in zip(plain, read_whole(samples[plain], lit[plain]), strict=True):
+        seen_over = probes[index].look if index in probes else None
+        if lit[index] < 0 <= look_told and seen_over not in (None, look_told):
+            note("read", f"{cell_words(cells[index])} not told: its whole diamond reads "
+                 "otherwise than the plate seen point by point")
+        elif lit[index] < 0 <= look_told:
+            lit[index], confidence[index] = look_told, WHOLE_CONFIDENCE
+            hidden.remove(int(index))
+            told_any = True
+            note("read", f"{cell_words(cells[index])} told from its whole diamond: "
+                 + ("lit" if look_told else "unlit"))
+    return told_any
 
 
 def plain_floor(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],

@@ -82,15 +82,17 @@ def read_whole(samples: np.ndarray, looks: np.ndarray, rules: WholeRules = WHOLE
     as the compression's blocks, disagree; and its brightness better than its hue (JPEG
     keeps luma at full resolution and averages chroma over 16-pixel blocks, wider than a
     far diamond, with the purple frame round it). Every plate's median colour is taken the
-    same way, and the plates must fall into two looks by the ToA feature or, failing
-    that, by luma with every lit plate the yellower (a gap at least
+    same way, and the plates must fall into two looks by the ToA feature and then, for
+    the plates it left untold, by luma with every lit plate the yellower (a gap at least
     :attr:`AppearanceRules.min_gap_toa`, or :attr:`WholeRules.luma_gap` for luma, wide
-    against either look's spread), agreeing with every plate read (none read, the split
-    alone tells). A plate to tell takes its look when clearly on its side
-    (:attr:`WholeRules.margin`, :attr:`~WholeRules.reach`) and as bright as its look
-    (:attr:`WholeRules.luma_share`) and as coloured as a plate of its look
-    (:func:`_has_a_twin`), and lit must be the brighter look (gold clothes pass for a lit
-    diamond in chroma, never in brightness)."""
+    against either look's spread), each split agreeing with every plate read or told
+    before it (none, the split alone tells). Both are tried because one JPEG-spoilt
+    diamond can split the chroma on its own (itself against the rest) and tell nothing,
+    while the luma, kept at full resolution, still splits the plates cleanly. A plate to
+    tell takes its look when clearly on its side (:attr:`WholeRules.margin`,
+    :attr:`~WholeRules.reach`) and as bright as its look (:attr:`WholeRules.luma_share`)
+    and as coloured as a plate of its look (:func:`_has_a_twin`), and lit must be the
+    brighter look (gold clothes pass for a lit diamond in chroma, never in brightness)."""
     looks = np.asarray(looks, np.int64).copy()
     if len(looks) < 4 or not (looks < 0).any():
         return looks
@@ -99,10 +101,12 @@ def read_whole(samples: np.ndarray, looks: np.ndarray, rules: WholeRules = WHOLE
     luma = point_features(colours, Look.BRIGHTNESS, None, None, appearance)
     lab = cv2.cvtColor(np.clip(colours, 0, 255).astype(np.float32).reshape(-1, 1, 3) / 255.0,
                        cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
-    known = looks >= 0
     for features, gap_min, over_spread, yellower in (
             (chroma, appearance.min_gap_toa, appearance.gap_over_spread, False),
             (luma, rules.luma_gap, appearance.gap_over_spread, True)):
+        known = looks >= 0  # the plates read, and those an earlier feature told
+        if known.all():
+            break
         gap, low, high = two_looks(np.sort(features))
         spread = max(float(np.ptp(low)), float(np.ptp(high)))
         if gap < gap_min or gap < over_spread * spread:
@@ -129,5 +133,4 @@ def read_whole(samples: np.ndarray, looks: np.ndarray, rules: WholeRules = WHOLE
             if past_middle and near and as_bright and _has_a_twin(lab, index, side, known,
                                                                   rules):
                 looks[index] = side[index]
-        return looks
     return looks
