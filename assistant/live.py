@@ -51,7 +51,7 @@ from assistant.session.tracker import FrameRead, LiveReader, WholeWindowNeeded
 from assistant.solver import solve
 from assistant.vision import Reading
 
-__all__ = ["LiveLoop", "LiveReader", "LiveState", "Mark", "Stabilizer", "plan_marks"]
+__all__ = ["LiveLoop", "LiveState", "Stabilizer"]
 
 log = logging.getLogger(__name__)
 

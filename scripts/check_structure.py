@@ -32,8 +32,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # reading one picture
     ("assistant.vision",),
     # what a session remembers between pictures, and what to step on next
-    ("assistant.session", "assistant.inference", "assistant.camera_pivot",
-     "assistant.route", "assistant.route_overlay", "assistant.placement",
+    ("assistant.session", "assistant.route", "assistant.route_overlay", "assistant.placement",
      "assistant.masking", "assistant.calibrate", "assistant.demo_room"),
     # the live loop and what it shows or keeps
     ("assistant.live", "assistant.sequence", "assistant.recorder", "assistant.report",

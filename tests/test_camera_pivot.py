@@ -8,9 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from assistant.camera_pivot import camera_pivot
 from assistant.demo_room import Camera
-from assistant.inference import turn_point
+from assistant.session.camera import camera_pivot, turn_point
 from assistant.vision.geometry import GridGeometry
 
 FRAME = (960, 640)

@@ -255,8 +255,8 @@ def test_step_still_steps_directly(qtbot) -> None:
 def _first_step_reads_as_a_snap(board: str) -> bool:
     """Whether the first plate the route from the way in steps on leaves, with that plate
     hidden, a board the ring alone cannot tell from a quarter-turn snap of the one before."""
-    from assistant.inference import BoardHistory
     from assistant.route import plan_route
+    from assistant.session.history import BoardHistory
     from assistant.solver import solve
     from assistant.vision.reader import Reading, TileReading
 

@@ -21,10 +21,11 @@ from assistant.gui.calibrate import CalibrationWindow
 from assistant.gui.demo import DEMO_TITLE, KEYS_HELP, DemoRoom, demo_params
 from assistant.gui.grid_view import state_colour
 from assistant.gui.steps_panel import HIDDEN_COLOUR
-from assistant.inference import common_presses
-from assistant.live import LiveState, Mark
+from assistant.live import LiveState
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.route import ENTRANCE, PLATE_TILES
+from assistant.session.marks import Mark
+from assistant.session.moves import common_presses
 from assistant.settings import Settings
 
 AREA = Rect(0, 0, 800, 600)

@@ -15,22 +15,17 @@ import numpy as np
 import pytest
 
 from assistant.demo_room import Camera
-from assistant.inference import (
-    GAME_TICK_SECONDS,
+from assistant.puzzle import TOA_PLATES, Board, toa_board
+from assistant.session.camera import (
     MAX_PAN,
-    ON_A_PLATE_RADIUS,
-    STANDING_RADIUS,
-    STEP_REACH,
-    STEP_SPACING_SECONDS,
-    BoardHistory,
-    common_presses,
     pan_bound,
     turn_board,
     turn_cell,
     turn_point,
     turns_within_pan,
 )
-from assistant.puzzle import TOA_PLATES, Board, toa_board
+from assistant.session.history import GAME_TICK_SECONDS, STEP_SPACING_SECONDS, BoardHistory
+from assistant.session.moves import ON_A_PLATE_RADIUS, STANDING_RADIUS, STEP_REACH, common_presses
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
 
@@ -293,7 +288,7 @@ def test_a_pan_that_relabels_a_steep_45_degree_view_is_told_from_the_geometry() 
     labelled x axis turns by only 40°. The turn is told from both axes: the board read
     after the pan is the one before, relabelled by that turn (a wrong turn made the
     history exclude the truth and show a wrong answer as certain)."""
-    from assistant.inference import quarter_turns_between
+    from assistant.session.camera import quarter_turns_between
     from assistant.vision import read_frame
     from lab.scene import Camera, SceneParams, render_scene
 
@@ -321,7 +316,7 @@ def test_a_turn_of_40_degrees_at_the_lowest_pitch_is_told_on_the_floor(yaw, turn
     here): the history explained nothing, and the frame after a step onto a plate hidden
     under the player stayed undecided. The angle of the floor line across the screen is
     exact at any pitch: the board read after the turn is the one before, relabelled."""
-    from assistant.inference import quarter_turns_between
+    from assistant.session.camera import quarter_turns_between
     from assistant.vision import read_frame
     from lab.scene import Camera, SceneParams, render_scene
 
@@ -341,7 +336,7 @@ def test_how_far_the_camera_looks_from_the_rooms_axes_is_read_from_the_plates() 
     """Rendered rooms, read by the reader: along an axis at every pitch the game allows
     the measure is near 0 (a compass snap's view), between them it is the yaw's offset
     from the nearest axis, not shrunk by a steep pitch."""
-    from assistant.inference import CARDINAL_TOLERANCE_DEG, off_cardinal_deg
+    from assistant.session.camera import CARDINAL_TOLERANCE_DEG, off_cardinal_deg
     from assistant.vision import read_frame
     from lab.scene import Camera, SceneParams, render_scene
 
@@ -406,7 +401,7 @@ def test_a_snap_with_the_statue_seen_turned_keeps_the_truth(turns):
     """A compass snap moves the statue to the side the turn carries it to: the truth is
     never excluded, and every snap is decided (a step with a smooth turn, which could also
     explain some of them, would have left the statue where it was)."""
-    from assistant.inference import turn_side
+    from assistant.session.camera import turn_side
 
     for before in all_toa_boards():
         for plate in TOA_PLATES:
@@ -440,7 +435,7 @@ def test_a_statue_side_no_explanation_allows_is_ignored_not_the_history():
     the ring alone then decides, as with no side seen, instead of the frame alone (which
     left two hidden plates open on a walk-through frame). Exhaustively over the ring, a
     step onto a plate hidden with one of the plates it toggles, every other side seen."""
-    from assistant.inference import turn_side
+    from assistant.session.camera import turn_side
 
     decided = 0
     for board in all_toa_boards():
@@ -477,7 +472,7 @@ def test_a_statue_side_misread_first_is_forgotten_when_read_right(turns):
     is forgotten, and the next frames' side governs. A step and then a compass snap are
     then decided as without the misread, for every start and plate (carrying the first
     side instead kept the wrong turn of the snap: a wrong board, seen on a walk-through)."""
-    from assistant.inference import turn_side
+    from assistant.session.camera import turn_side
 
     misread = turn_side(STATUE, 2)
     for before in all_toa_boards():
@@ -1113,7 +1108,7 @@ def test_a_snap_while_the_statue_was_hidden_keeps_the_truth(turns):
     """The statue seen, the camera snapped in a frame that did not show it, then seen on
     the side the snap carried it to as the player steps: the truth is always kept and a
     certain board is the true one."""
-    from assistant.inference import turn_side
+    from assistant.session.camera import turn_side
 
     for board in all_toa_boards()[::4]:
         turned = turn_board(board, turns)

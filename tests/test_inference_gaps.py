@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from assistant.demo_room import Camera
-from assistant.inference import (
-    BoardHistory,
+from assistant.puzzle import TOA_PLATES, Board, toa_board
+from assistant.session.camera import (
     pan_bound,
     turn_board,
     turn_cell,
@@ -32,7 +32,7 @@ from assistant.inference import (
     turn_side,
     turns_within_pan,
 )
-from assistant.puzzle import TOA_PLATES, Board, toa_board
+from assistant.session.history import BoardHistory
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import Reading, TileReading
 from lab.walkthrough import ENTRANCE, SECONDS_PER_TILE

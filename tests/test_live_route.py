@@ -12,7 +12,6 @@ import pytest
 from walks import walk_through
 
 from assistant.capture import Rect, WindowInfo
-from assistant.inference import turn_board, turn_side
 from assistant.live import LiveLoop
 from assistant.puzzle import TOA_PLATES, toa_board
 from assistant.route import ENTRANCE, is_toa_board, start_tile, tile_plate, walk
@@ -28,6 +27,7 @@ from assistant.route_overlay import (
     route_marks,
 )
 from assistant.sequence import PictureSequence
+from assistant.session.camera import turn_board, turn_side
 from assistant.vision.geometry import GridGeometry
 from assistant.vision.reader import read_frame
 from assistant.vision.statue import STATUE_SIDES

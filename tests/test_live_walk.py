@@ -243,7 +243,7 @@ def test_a_view_that_stayed_put_tells_a_player_stood_still_before_the_spot_is_le
     the board the step showed stays certain, and right. (That a still player rules out a
     step onto hidden plates is tested exhaustively in test_inference; a walk-through frame
     whose step hides the stepped plate's whole trio before the spot is learnt is rare.)"""
-    from assistant.inference import BoardHistory
+    from assistant.session.history import BoardHistory
 
     anchors_seen = []
     update = BoardHistory.update
@@ -765,9 +765,9 @@ def _turned_while_walking(walk, index: int, turn: float, walked: float):
 
 def test_a_turn_while_walking_does_not_pin_the_spot():
     """A turn of the camera while the player walks turns the floor about another point
-    than the player's (assistant.camera_pivot): the loop takes a pivot only when the view
-    stood still into the frame before it or stands still after it (a walk of a tile takes
-    the game several frames). Walking through the turn: no spot; standing through the
+    than the player's (assistant.session.camera.camera_pivot): the loop takes a pivot only
+    when the view stood still into the frame before it or stands still after it (a walk of
+    a tile takes the game several frames). Walking through the turn: no spot; standing through the
     same turn: the spot, where the camera draws the player. (A turn of 36° while running
     a third of a spacing a frame lays the pivot on a floor tile's middle, where the loop
     would take it for the player's.)"""

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from assistant.inference import common_presses
 from assistant.puzzle import Board, toa_board
+from assistant.session.moves import common_presses
 from assistant.session.sentences import inferred_sentence as _inferred_sentence
 from assistant.session.sentences import undecided_sentence as _undecided_sentence
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from assistant.demo_room import random_figure
-from assistant.live import LiveReader
 from assistant.puzzle import TOA_PLATES, toa_board
+from assistant.session.tracker import LiveReader
 from assistant.vision import follow_frame, follow_ring, locate_ring, read_frame
 from lab.scene import Camera, SceneParams, render_scene
 

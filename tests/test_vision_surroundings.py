@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from assistant.inference import turn_cell, turn_point
+from assistant.session.camera import turn_cell, turn_point
 from assistant.vision.geometry import geometry_from_corners
 from assistant.vision.surroundings import band_points, room_band, turns_between
 

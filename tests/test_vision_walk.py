@@ -389,7 +389,7 @@ def test_the_plate_behind_the_player_half_covered_alike_does_not_leave_the_looks
     from test_vision_follow import assert_read_right, feed
     from walks import walk_through
 
-    from assistant.live import LiveReader
+    from assistant.session.tracker import LiveReader
 
     walk = walk_through(None, 10 * 100_003 + 39, source="synthetic", pitch_range=(55.0, 68.0))
     frame = walk[16]

@@ -17,10 +17,10 @@ import cv2
 import numpy as np
 
 from assistant.errors import UserError
-from assistant.inference import common_presses
 from assistant.profile import load_profile
 from assistant.puzzle import format_grid
 from assistant.sequence import OutOfOrderError, PictureSequence, SequenceError, state_record
+from assistant.session.moves import common_presses
 from assistant.solver import solve
 from assistant.vision import Reading, read_frame
 

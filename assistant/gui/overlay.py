@@ -23,8 +23,9 @@ from PyQt6.QtGui import QColor, QFont, QGuiApplication, QPainter, QPainterPath, 
 from PyQt6.QtWidgets import QWidget
 
 from assistant.capture import Rect, exclude_from_capture
-from assistant.live import LiveState, Mark
+from assistant.live import LiveState
 from assistant.route_overlay import RouteMarks
+from assistant.session.marks import Mark
 
 __all__ = ["OVERLAY_TITLE", "Overlay", "parse_colour", "to_logical"]
 

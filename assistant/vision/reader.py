@@ -21,7 +21,7 @@ standing on it (the player's own character after every step, a team-mate) is rep
 *hidden*, up to :data:`MAX_HIDDEN` of them, the others still read; when more are covered,
 the grid is out of view or the looks do not separate, the reading abstains with a
 sentence a player understands. What a hidden plate shows is for the live loop to infer
-from the frames before (:mod:`assistant.inference`), never for one picture.
+from the frames before (:mod:`assistant.session.history`), never for one picture.
 """
 
 from __future__ import annotations

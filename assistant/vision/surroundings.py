@@ -72,7 +72,7 @@ def band_points(size: int) -> np.ndarray:
 @lru_cache(maxsize=16)
 def _turned_index(size: int) -> list[np.ndarray]:
     """Per quarter turn t: for each band point in the labels before, the index of the
-    same floor point in labels turned t times (as :func:`assistant.inference.turn_point`
+    same floor point in labels turned t times (as :func:`assistant.session.camera.turn_point`
     relabels a point)."""
     points = band_points(size)
     out = []
