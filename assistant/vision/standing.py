@@ -264,13 +264,11 @@ class _Scene:
                     & (np.abs(b) <= params.column_half_width))
         return hit
 
-    def judge(self, suspect: int, offsets: np.ndarray, shape: tuple[int, int],
-              suspect_look: int | None = None) -> tuple[int, int, int, int]:
+    def judge(self, suspect: int, offsets: np.ndarray, shape: tuple[int, int]
+              ) -> tuple[int, int, int, int]:
         """A band at ``offsets`` (rows * columns, 2) from the suspect plate: its points,
-        those comparable, those unvouched, and the longest unvouched run up the screen.
-        ``suspect_look``: the look the suspect's own diamond is compared as (a band over
-        the plate itself); None, the band has no diamond of the suspect's to predict."""
-        kinds, comparable, unvouched, _ = self.compare(suspect, offsets, suspect_look)
+        those comparable, those unvouched, and the longest unvouched run up the screen."""
+        kinds, comparable, unvouched, _ = self.compare(suspect, offsets)
         run = _longest_runs(unvouched.reshape(shape))
         return len(kinds), int(comparable.sum()), int(unvouched.sum()), run
 
@@ -279,7 +277,8 @@ class _Scene:
         """Per point of a band at ``offsets`` from the suspect plate: what the ring
         predicts there (:func:`_kind`), whether it is comparable, whether unvouched, and
         how far (Lab) its colour is from the references' at the same offset, as many of
-        them as must vouch for it (inf where fewer are comparable)."""
+        them as must vouch for it (inf where fewer are comparable). ``suspect_look``: the
+        look the suspect's own diamond is compared as (a band over the plate itself)."""
         params = self.params
         place_looks = self.place_looks if suspect_look is None else {
             **self.place_looks, self.cells[suspect]: suspect_look}
@@ -326,7 +325,13 @@ def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
     span = reach - params.band_start
     cosine = 1.0 / np.sqrt(1.0 + tangent * tangent)
     rise_px = span * pixels * cosine  # floor behind the plate shortened up the screen
-    flat = span < params.least_band or rise_px < params.least_band_px
+    # too flat for a figure of the least height to rise past the frame at all: the band
+    # behind says nothing, and a body standing on the plate covers the plate itself
+    flat = params.figure_height * tangent - params.feet_in_front - params.band_start \
+        < params.least_band
+    if not flat and (span < params.least_band or rise_px < params.least_band_px):
+        return Probe(False, 0, 0, 0, False, "too little floor behind the plate, within the "
+                     "room and on screen, for a figure to show in")
     if flat and pixels * params.plate_half_band * cosine < params.least_band_px:
         return Probe(False, 0, 0, 0, False, "the plate is too small on screen to be seen "
                      "whole")
