@@ -19,7 +19,7 @@ from assistant.vision.appearance import WHOLE_CONFIDENCE, Look
 from assistant.vision.cover import covered
 from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, pixels_at
 from assistant.vision.reading import cell_words
-from assistant.vision.standing import nothing_stands
+from assistant.vision.standing import Probe, nothing_stands
 from assistant.vision.trace import note
 from assistant.vision.whole import read_whole
 
@@ -119,8 +119,8 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
 
 
 def _tell_whole(cells: list[tuple[int, int]], samples: np.ndarray, hidden: list[int],
-                lit: np.ndarray, confidence: np.ndarray, probes: dict, among: list[int]
-                ) -> bool:
+                lit: np.ndarray, confidence: np.ndarray, probes: dict[int, Probe],
+                among: list[int]) -> bool:
     """Tell the plates ``among`` from their whole diamonds against every plate read
     (``lit``, ``confidence`` and ``hidden`` updated); a plate whose probe saw it over
     itself as one look (a flat camera) is told only that look. True when any was told."""
