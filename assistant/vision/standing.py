@@ -43,7 +43,8 @@ import numpy as np
 from assistant.vision.geometry import GridGeometry, pixels_at
 from assistant.vision.trace import note
 
-__all__ = ["STANDING", "Probe", "StandingParams", "nothing_stands", "probe"]
+__all__ = ["STANDING", "Probe", "StandingParams", "nothing_stands", "probe",
+           "smoothed_frame"]
 
 #: The 3x3 ring's places (row, column), the centre left out: the plates' lattice.
 _RING = frozenset((r, c) for r in range(3) for c in range(3) if (r, c) != (1, 1))
@@ -336,7 +337,7 @@ def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
         return Probe(False, 0, 0, 0, False, "the plate is too small on screen to be seen "
                      "whole")
     if smoothed is None:
-        smoothed = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3))
+        smoothed = smoothed_frame(bgr)
     scene = _Scene(smoothed, geometry, cells, looks, sorted(set(unread) | {suspect}), params)
     across = np.array([-up[1], up[0]])
     count = comparable = unvouched = longest = 0
@@ -446,15 +447,23 @@ def _column(geometry: GridGeometry, cell: tuple[int, int]
     return place, up, tangent
 
 
+def smoothed_frame(bgr: np.ndarray) -> np.ndarray:
+    """The frame blurred 3x3, as the bands are sampled (worked out once per frame)."""
+    return cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3))
+
+
 def nothing_stands(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                    suspects: list[int], lit: np.ndarray, unread: list[int],
-                   params: StandingParams = STANDING) -> dict[int, Probe]:
+                   params: StandingParams = STANDING, smoothed: np.ndarray | None = None
+                   ) -> dict[int, Probe]:
     """For each of ``suspects`` (plates set aside for something over part of them): the
-    :class:`Probe` of the floor behind it. ``lit``: every plate's look as read (-1 not
-    read); ``unread``: the plates set aside."""
+    :class:`Probe` of the floor behind and in front of it (over it, at a flat camera).
+    ``lit``: every plate's look as read (-1 not read); ``unread``: the plates set aside;
+    ``smoothed``: :func:`smoothed_frame` of ``bgr``, when the caller has it already."""
     looks = {i: int(v) for i, v in enumerate(lit) if v >= 0}
     probes: dict[int, Probe] = {}
-    smoothed = cv2.blur(np.ascontiguousarray(bgr[..., :3]), (3, 3)) if suspects else None
+    if smoothed is None and suspects:
+        smoothed = smoothed_frame(bgr)
     for index in suspects:
         probes[index] = found = probe(bgr, geometry, cells, index, looks, unread, params,
                                       smoothed)

@@ -19,7 +19,7 @@ from assistant.vision.appearance import WHOLE_CONFIDENCE, Look
 from assistant.vision.cover import covered
 from assistant.vision.geometry import SAMPLE_OFFSETS, GridGeometry, pixels_at
 from assistant.vision.reading import cell_words
-from assistant.vision.standing import Probe, nothing_stands
+from assistant.vision.standing import Probe, nothing_stands, smoothed_frame
 from assistant.vision.trace import note
 from assistant.vision.whole import read_whole
 
@@ -94,7 +94,8 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
         in_view = np.array([i for i in range(len(cells)) if i not in outside], np.intp)
         seen[in_view] = read_whole(samples[in_view], lit[in_view])
         unread = [i for i in suspects if seen[i] < 0]
-    probes = nothing_stands(bgr, geometry, cells, doubted, seen, unread)
+    smoothed = smoothed_frame(bgr) if doubted else None  # once for both probes
+    probes = nothing_stands(bgr, geometry, cells, doubted, seen, unread, smoothed=smoothed)
     partly = {i for i in partly if not (i in probes and probes[i].clear)}
     told_now = _tell_whole(cells, samples, hidden, lit, confidence, probes, [
         i for i in suspects if i not in under and i not in partly])
@@ -103,7 +104,7 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     again = [i for i in doubted if lit[i] < 0 and i in partly] if told_now else []
     if again:
         probes = nothing_stands(bgr, geometry, cells, again, lit,
-                                [i for i in suspects if lit[i] < 0])
+                                [i for i in suspects if lit[i] < 0], smoothed=smoothed)
         cleared = [i for i in again if probes[i].clear]
         partly -= set(cleared)
         _tell_whole(cells, samples, hidden, lit, confidence, probes, cleared)
