@@ -91,7 +91,8 @@ OPTIONS = {
     "run": ["--window", "--profile", "--fps", "--seconds", "--colour"],
     "bench-live": ["--seconds", "--fps", "--json", "--soak", "--seed"],
     "bench": ["--json", "--repeat", "--quick"],
-    "bench-vision": ["--frames", "--seed", "--json", "--no-speed"],
+    "bench-vision": ["--frames", "--seed", "--json", "--no-speed", "--real-room",
+                     "--record-results"],
     "bench-lightup": ["--puzzles", "--repeat", "--seed", "--json"],
 }  # fmt: skip
 VALUES = st.one_of(numberish, FILES, board_text, st.sampled_from(["toa", "clingo", "#F5D442",

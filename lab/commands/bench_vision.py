@@ -12,6 +12,7 @@ most 2% abstain. Speed is measured on a 1920x1080 frame: median of many reads.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import statistics
 import sys
@@ -26,12 +27,15 @@ import numpy as np
 from assistant.errors import UserError
 from assistant.profile import Profile, toa_default_profile
 from assistant.vision import Reading, read_frame
+from lab import results as results_file
+from lab.results import current_commit
 from lab.scene import PERTURBATIONS, perturbed_params, render_scene
 
 __all__ = [
     "HELP",
     "NAME",
     "OUTCOMES",
+    "RESULTS_COLUMNS",
     "BenchError",
     "Case",
     "add_arguments",
@@ -39,6 +43,7 @@ __all__ = [
     "judge",
     "outcome_of",
     "real_room_case",
+    "results_rows",
     "run",
     "screenshot_case",
     "speed_medians",
@@ -239,6 +244,31 @@ def outcome_of(reading: Reading, centres: np.ndarray, lit: np.ndarray) -> str:
         else "covered"
 
 
+#: the columns of the results file (``--record-results``): one row per run and reading
+#: (``auto``, ``calibrated`` on the generated frames; ``real_room`` on the real room's
+#: pictures, read by auto-locate)
+RESULTS_COLUMNS = ("date", "commit", "seed", "reading", "pictures", "right", "wrong",
+                   "covered", "unclear", "abstain", "not_fully_read_pct")
+
+
+def results_rows(totals: dict[str, dict[str, int]], real_room: dict | None, *, date: str,
+                 commit: str, seed: int) -> list[dict]:
+    """One row per reading: the generated frames' ``totals`` per mode, and the real room's
+    counts when it was read."""
+    counted = dict(totals)
+    if real_room is not None:
+        counted["real_room"] = real_room["counts"]
+    rows = []
+    for reading, counts in counted.items():
+        pictures = sum(counts.values())
+        short = pictures - counts["right"] - counts["wrong"]
+        rows.append({"date": date, "commit": commit, "seed": seed, "reading": reading,
+                     "pictures": pictures, **{key: counts[key] for key in OUTCOMES},
+                     "not_fully_read_pct": f"{100 * short / pictures:.1f}" if pictures
+                     else ""})
+    return rows
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", type=int, default=1000,
                         help="how many frames to generate (default 1000)")
@@ -248,6 +278,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated frames")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
     parser.add_argument("--no-speed", action="store_true", help="skip the speed measurement")
+    parser.add_argument("--record-results", type=Path, metavar="PATH",
+                        help="append one row per reading (auto, calibrated, real room) to "
+                             "this CSV results file (docs/bench-vision-results.csv is the "
+                             "project's)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -255,6 +289,8 @@ def run(args: argparse.Namespace) -> int:
         raise BenchError("--frames must be at least 1.")
     if args.real_room < 0:
         raise BenchError("--real-room must be 0 or more.")
+    if args.record_results is not None:
+        results_file.check_results_file(args.record_results, RESULTS_COLUMNS, NAME)
     base = toa_default_profile()
     rng = np.random.default_rng(args.seed)
     table: dict[str, dict[str, dict[str, int]]] = {}
@@ -279,6 +315,10 @@ def run(args: argparse.Namespace) -> int:
         mode: {key: sum(row[mode][key] for row in table.values()) for key in OUTCOMES}
         for mode in ("auto", "calibrated")
     }
+    if args.record_results is not None:
+        results_file.record_results(args.record_results, results_rows(
+            totals, real_room, date=datetime.date.today().isoformat(),
+            commit=current_commit(), seed=args.seed), RESULTS_COLUMNS, NAME)
     if args.json:
         print(json.dumps({
             "frames": args.frames, "seed": args.seed, "seconds": round(elapsed, 1),

@@ -33,13 +33,11 @@ statement about that model of the game, not about the game.
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import json
 import multiprocessing
 import re
 import statistics
-import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -53,6 +51,8 @@ from assistant.sequence import PictureSequence
 from assistant.solver import solve
 from assistant.vision import read_frame
 from assistant.vision.geometry import GridGeometry
+from lab import results as results_file
+from lab.results import current_commit
 from lab.walkthrough import DEFAULT_SCREENSHOT, WalkFrame, walk_through
 
 __all__ = ["HELP", "NAME", "RESULTS_COLUMNS", "judge_picture", "judge_state", "merge_parts",
@@ -561,45 +561,12 @@ def results_rows(results: dict, *, date: str, commit: str, options: str, seed: i
 def check_results_file(path: Path) -> bool:
     """Whether the results file at ``path`` is new (absent or empty); one sentence (exit
     2) when it holds other columns, checked before a run of minutes rather than after."""
-    path = Path(path)
-    if not path.exists() or path.stat().st_size == 0:
-        return True
-    try:
-        with path.open(newline="", encoding="utf-8") as existing:
-            header = next(csv.reader(existing), [])
-    except (OSError, UnicodeDecodeError, csv.Error):
-        header = []
-    if tuple(header) != RESULTS_COLUMNS:
-        raise BenchError(f"{path} is not a bench-walk results file (its first line is not "
-                         f"{','.join(RESULTS_COLUMNS)}).")
-    return False
+    return results_file.check_results_file(path, RESULTS_COLUMNS, NAME)
 
 
 def record_results(path: Path, rows: list[dict]) -> None:
-    """Append ``rows`` to the results file at ``path``, writing its header when the file
-    is new or empty. A file with other columns is left untouched (one sentence, exit 2):
-    rows under the wrong header would be misread later."""
-    path = Path(path)
-    new = check_results_file(path)
-    try:
-        with path.open("a", newline="", encoding="utf-8") as out:
-            writer = csv.DictWriter(out, fieldnames=RESULTS_COLUMNS, lineterminator="\n")
-            if new:
-                writer.writeheader()
-            writer.writerows(rows)
-    except OSError as error:
-        raise BenchError(f"Could not write the results file {path}: {error.strerror}.") from None
-
-
-def current_commit() -> str:
-    """The short commit of the source checkout, or "unknown" (no git, or the executable)."""
-    try:
-        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, cwd=Path(__file__).resolve().parent, timeout=10,
-                              check=False)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else "unknown"
+    """Append ``rows`` to the results file at ``path`` (:func:`lab.results.record_results`)."""
+    results_file.record_results(path, rows, RESULTS_COLUMNS, NAME)
 
 
 def run_options(args: argparse.Namespace) -> str:
