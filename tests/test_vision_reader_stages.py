@@ -171,3 +171,28 @@ def test_the_luma_tells_what_one_spoilt_diamond_keeps_the_chroma_from_telling(
             rules, luma_gap=99.0))
     monkeypatch.setattr("assistant.vision.unread.read_whole", chroma_only)
     assert read_frame(case.frame).abstain
+
+
+#: A picture of the real room (bench-vision's real-room camera of this seed: a steep
+#: camera, the room two fifths of the frame, JPEG) where the sectors set aside four plates
+#: that fit neither look and then doubt a fifth.
+_DOUBTED_PAST_THE_CAP_SEED = 1_300_247
+
+
+def test_sectors_doubting_past_the_plates_the_looks_are_told_by_read_nothing() -> None:
+    """Looks decided on fewer than four plates are not trusted (on such a picture they were
+    wrong for two of four): the sectors read no plate, and each plate is told from its
+    whole diamond where its own floor shows nothing standing on it. Seven of eight are
+    read and one is unclear, where the picture abstained."""
+    from lab.commands.bench_vision import outcome_of, real_room_case
+
+    case = real_room_case(shared_file("toa", "room_topdown.png"),
+                          _DOUBTED_PAST_THE_CAP_SEED)
+    reading = read_frame(case.frame)
+    trace = [str(step) for step in reading.trace]
+    assert any("past the plates the looks may be told by: no plate in view is read by "
+               "its sectors" in step for step in trace), trace
+    assert outcome_of(reading, case.centres, case.lit) == "unclear"
+    told = [step for step in trace if "told from its whole diamond" in step]
+    assert len(told) == 7 == sum(tile.lit is not None for tile in reading.tiles), trace
+    assert reading.unclear == ((0, 0),)

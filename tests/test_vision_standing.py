@@ -287,3 +287,66 @@ def test_with_no_plate_read_by_its_sectors_the_others_told_whole_are_the_referen
 
     monkeypatch.setattr(unread, "read_whole", first_tells_nothing)
     assert read_frame(case.frame).abstain
+
+
+# --- plates doubted with it as witnesses --------------------------------------------------
+
+ONE_READ = json.loads(
+    (FIXTURE_DIR / "real-room-one-plate-of-a-look-read.json").read_text("utf-8"))
+
+
+def _without_doubted_witnesses(monkeypatch) -> None:
+    def no_witnesses(*args, **kwargs):
+        kwargs["provisional"] = None
+        return nothing_stands(*args, **kwargs)
+
+    monkeypatch.setattr(unread, "nothing_stands", no_witnesses)
+
+
+@pytest.mark.parametrize("name", sorted(ONE_READ["pictures"]))
+def test_plates_doubted_together_witness_beside_the_one_plate_of_their_look_read(
+        real_screenshot, name, monkeypatch):
+    """One plate of a look read by its sectors is too few to vouch for a plate compared as
+    that look; the plates doubted with it witness as the sectors read them, and the picture
+    reads right. Without them each doubted plate stays unclear."""
+    entry = ONE_READ["pictures"][name]
+    case = real_room_case(real_screenshot, entry["real_room_seed"])
+    reading = read_frame(case.frame)
+    trace = [str(step) for step in reading.trace]
+    assert outcome_of(reading, case.centres, case.lit) == "right", trace
+    assert reading.board.format() == entry["board"]
+    for cell in entry["told_over_it"]:
+        assert any(step.startswith(f"standing: {cell} nothing stands on it: over it: a plate")
+                   and "doubted plates witnessing" in step for step in trace), trace
+
+    _without_doubted_witnesses(monkeypatch)
+    reading = read_frame(case.frame)
+    assert outcome_of(reading, case.centres, case.lit) == "unclear"
+    assert sorted(f"({r + 1},{c + 1})" for r, c in reading.unclear) == sorted(
+        entry["told_over_it"])
+
+
+@pytest.mark.parametrize("pitch", [0.0, 15.0, 30.0])
+@pytest.mark.parametrize("clothes", [GOLD, UNLIT_GOLD, None])
+def test_bodies_alike_over_plates_never_vouch_for_each_other(pitch, clothes):
+    """Three figures dressed alike, each on a lit plate, doubted and given the wrong look
+    (unlit) by the sectors, with no unlit plate read: they would vouch for one another as
+    unlit, but a plate read by its sectors must vouch for every point too, so none is
+    told unlit. With one unlit plate read, it must vouch as well."""
+    dressed = (0, 1, 2)  # lit in 111/0#0/110, as are 5 and 6; 3, 4 and 7 are unlit
+    figures = tuple(Figure(tile=TOA_PLATES[plate][::-1], body=clothes, legs=clothes,
+                           skin=clothes, hair=clothes, height=0.9, facing_deg=90.0, seed=7)
+                    for plate in dressed)
+    geometry_of = {}
+    for yaw in (10.0, 100.0, 220.0):
+        scene = _scene(yaw, pitch, figures)
+        geometry_of[yaw] = GridGeometry(3, 3, scene.homography)
+        for unlit_read in ((), (7,)):
+            lit = np.array(scene.lit, np.int64)
+            unread_now = [*dressed, *(i for i in (3, 4, 7) if i not in unlit_read)]
+            lit[unread_now] = -1
+            probes = nothing_stands(scene.frame, geometry_of[yaw], CELLS, list(dressed),
+                                    lit, unread_now,
+                                    provisional=dict.fromkeys(dressed, 0))
+            for plate in dressed:
+                assert probes[plate].look != 0, (yaw, unlit_read, plate, probes[plate].why)

@@ -234,11 +234,16 @@ class _Scene:
 
     def __init__(self, smooth: np.ndarray, geometry: GridGeometry,
                  cells: list[tuple[int, int]], looks: dict[int, int], hiding: list[int],
-                 params: StandingParams) -> None:
+                 params: StandingParams, provisional: dict[int, int] | None = None) -> None:
         self.smooth, self.geometry, self.cells, self.looks = smooth, geometry, cells, looks
         self.params = params
         self.place_looks = {cells[i]: look for i, look in looks.items()}
-        self.columns = [_column(geometry, cells[i]) for i in hiding]
+        self.columns = {i: _column(geometry, cells[i]) for i in hiding}
+        # a doubted plate witnesses only for a look too few plates read show: more
+        # witnesses of one look bring its nearest colours nearer, whatever the plate is
+        read_of = [sum(1 for look in looks.values() if look == which) for which in (0, 1)]
+        self.provisional = {i: look for i, look in (provisional or {}).items()
+                            if i not in looks and read_of[look] < params.vouchers}
 
     def colours(self, floor: np.ndarray, spread: bool = False
                 ) -> tuple[np.ndarray, np.ndarray]:
@@ -252,11 +257,14 @@ class _Scene:
             image = image[:, None, :] + self._SHIFTS[None]
         return _lab(pixels_at(self.smooth, image)), inside
 
-    def in_a_column(self, floor: np.ndarray) -> np.ndarray:
-        """Per floor point: inside the screen column over a plate set aside."""
+    def in_a_column(self, floor: np.ndarray, but: int | None = None) -> np.ndarray:
+        """Per floor point: inside the screen column over a plate set aside (``but`` that
+        one's own)."""
         params = self.params
         hit = np.zeros(len(floor), bool)
-        for centre, direction, tangent in self.columns:
+        for index, (centre, direction, tangent) in self.columns.items():
+            if index == but:
+                continue
             d = floor - centre
             a = d @ direction
             b = d @ np.array([-direction[1], direction[0]])
@@ -279,7 +287,13 @@ class _Scene:
         predicts there (:func:`_kind`), whether it is comparable, whether unvouched, and
         how far (Lab) its colour is from the references' at the same offset, as many of
         them as must vouch for it (inf where fewer are comparable). ``suspect_look``: the
-        look the suspect's own diamond is compared as (a band over the plate itself)."""
+        look the suspect's own diamond is compared as (a band over the plate itself).
+
+        Over the plate itself the plates doubted with it witness too, each as the look
+        the sectors' decision gave it (``provisional``), for a look the doubts left fewer
+        plates read of than must vouch, but never alone: every point needs a plate read
+        by its sectors among its vouchers. Such a look is then still compared; two bodies
+        alike over two plates never vouch for each other."""
         params = self.params
         place_looks = self.place_looks if suspect_look is None else {
             **self.place_looks, self.cells[suspect]: suspect_look}
@@ -288,22 +302,36 @@ class _Scene:
         lab, inside = self.colours(points)
         votes = np.zeros(len(points), np.int64)
         witnesses = np.zeros(len(points), np.int64)
-        distances = []
-        for index in self.looks:
+        read_votes = np.zeros(len(points), np.int64)
+        read_witnesses = np.zeros(len(points), np.int64)
+        distances, read_distances = [], []
+        witnesses_now = dict.fromkeys(self.looks, None)
+        if suspect_look is not None:
+            witnesses_now.update({i: look for i, look in self.provisional.items()})
+        for index, own_look in witnesses_now.items():
             if index == suspect:
                 continue
+            looks_there = place_looks if own_look is None else {
+                **place_looks, self.cells[index]: own_look}
             there = np.array(self.cells[index][::-1], np.float64) + offsets
             their_lab, their_inside = self.colours(there, spread=True)
-            same = ((_kind(there, place_looks, params) == kinds)
-                    & ~self.in_a_column(there) & their_inside)
-            witnesses += same
+            same = ((_kind(there, looks_there, params) == kinds)
+                    & ~self.in_a_column(there, but=index) & their_inside)
             nearest = np.linalg.norm(their_lab - lab[:, None, :], axis=2).min(axis=1)
-            votes += same & (nearest <= params.vouch_lab)
+            vouched = same & (nearest <= params.vouch_lab)
+            witnesses += same
+            votes += vouched
             distances.append(np.where(same, nearest, np.inf))
-        comparable = inside & (kinds >= 0) & (witnesses >= params.vouchers)
-        unvouched = comparable & (votes < params.vouchers)
-        if len(distances) >= params.vouchers:
-            distance = np.sort(np.array(distances), axis=0)[params.vouchers - 1]
+            if own_look is None:
+                read_witnesses += same
+                read_votes += vouched
+                read_distances.append(distances[-1])
+        comparable = inside & (kinds >= 0) & (witnesses >= params.vouchers) \
+            & (read_witnesses >= 1)
+        unvouched = comparable & ((votes < params.vouchers) | (read_votes < 1))
+        if len(distances) >= params.vouchers and read_distances:
+            distance = np.maximum(np.sort(np.array(distances), axis=0)[params.vouchers - 1],
+                                  np.min(np.array(read_distances), axis=0))
         else:
             distance = np.full(len(points), np.inf)
         return kinds, comparable, unvouched, distance
@@ -311,12 +339,14 @@ class _Scene:
 
 def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
           suspect: int, looks: dict[int, int], unread: list[int],
-          params: StandingParams = STANDING, smoothed: np.ndarray | None = None) -> Probe:
+          params: StandingParams = STANDING, smoothed: np.ndarray | None = None,
+          provisional: dict[int, int] | None = None) -> Probe:
     """The bands behind (or, at a camera too flat for that, over) and in front of plate
     ``cells[suspect]`` against the same bands of the plates read (``looks``: index into
     ``cells`` to 0 unlit / 1 lit). ``unread``: the plates set aside (indices), whose
     screen columns the references keep out of. ``smoothed``: the frame already blurred
-    3x3 (worked out once per frame)."""
+    3x3 (worked out once per frame). ``provisional``: the looks the sectors' decision gave
+    the plates doubted (:meth:`_Scene.compare`)."""
     here = np.array(cells[suspect][::-1], np.float64)
     up, tangent, pixels = _up_the_screen(geometry, here)
     if not np.any(up):
@@ -338,7 +368,8 @@ def probe(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                      "whole")
     if smoothed is None:
         smoothed = smoothed_frame(bgr)
-    scene = _Scene(smoothed, geometry, cells, looks, sorted(set(unread) | {suspect}), params)
+    scene = _Scene(smoothed, geometry, cells, looks, sorted(set(unread) | {suspect}), params,
+                   provisional)
     across = np.array([-up[1], up[0]])
     count = comparable = unvouched = longest = 0
     clear, why, told = True, [], None
@@ -417,6 +448,12 @@ def _over_the_plate(scene: _Scene, suspect: int, up: np.ndarray, across: np.ndar
                       f"plate, the longest run {run} of {rows}"
                       for look, (seen, unvouched, run, _, _) in found.items())
     verdict = "no plate of one look" if told is None else f"a plate {('unlit', 'lit')[told]}"
+    witnessing = [f"({r + 1},{c + 1}) {('unlit', 'lit')[look]}" for index, look
+                  in sorted(scene.provisional.items()) if index != suspect
+                  for r, c in [scene.cells[index]]]
+    if witnessing:
+        words += "; doubted plates witnessing as the sectors read them: " + ", ".join(
+            witnessing)
     seen, unvouched, run = found[1 if told is None else told][:3]
     return told, (len(offsets), seen, unvouched, run), f"over it: {verdict} ({words})"
 
@@ -454,19 +491,20 @@ def smoothed_frame(bgr: np.ndarray) -> np.ndarray:
 
 def nothing_stands(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                    suspects: list[int], lit: np.ndarray, unread: list[int],
-                   params: StandingParams = STANDING, smoothed: np.ndarray | None = None
-                   ) -> dict[int, Probe]:
+                   params: StandingParams = STANDING, smoothed: np.ndarray | None = None,
+                   provisional: dict[int, int] | None = None) -> dict[int, Probe]:
     """For each of ``suspects`` (plates set aside for something over part of them): the
     :class:`Probe` of the floor behind and in front of it (over it, at a flat camera).
     ``lit``: every plate's look as read (-1 not read); ``unread``: the plates set aside;
-    ``smoothed``: :func:`smoothed_frame` of ``bgr``, when the caller has it already."""
+    ``smoothed``: :func:`smoothed_frame` of ``bgr``, when the caller has it already;
+    ``provisional``: the looks the sectors' decision gave the plates doubted."""
     looks = {i: int(v) for i, v in enumerate(lit) if v >= 0}
     probes: dict[int, Probe] = {}
     if smoothed is None and suspects:
         smoothed = smoothed_frame(bgr)
     for index in suspects:
         probes[index] = found = probe(bgr, geometry, cells, index, looks, unread, params,
-                                      smoothed)
+                                      smoothed, provisional)
         r, c = cells[index]
         note("standing", f"({r + 1},{c + 1}) " + ("nothing stands on it: " if found.clear
                                                    else "no evidence nothing stands on it: ")

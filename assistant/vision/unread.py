@@ -53,7 +53,8 @@ FLOOR_RULES = FloorRules()
 def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
                   samples: np.ndarray, hidden: list[int], outside: np.ndarray,
                   lit: np.ndarray, confidence: np.ndarray, look: Look,
-                  partly: set[int] = frozenset(), kept_aside: set[int] = frozenset()
+                  partly: set[int] = frozenset(), kept_aside: set[int] = frozenset(),
+                  doubted_looks: dict[int, int] | None = None
                   ) -> tuple[tuple[int, int], ...]:
     """What the plates set aside in view are: covered (something stands on them, by
     :func:`assistant.vision.cover.covered` against the plates read), or else told from
@@ -72,7 +73,8 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     flat camera, that the plate itself is a plate of one look, which its whole diamond
     must then read too), and is otherwise covered or unclear. ``kept_aside``: plates
     never told whole (the locator found no diamond there, or the caller set them
-    aside)."""
+    aside). ``doubted_looks``: the looks the sectors' decision gave the plates it doubted,
+    compared with beside the plates read (:mod:`assistant.vision.standing`)."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
@@ -95,7 +97,9 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
         seen[in_view] = read_whole(samples[in_view], lit[in_view])
         unread = [i for i in suspects if seen[i] < 0]
     smoothed = smoothed_frame(bgr) if doubted else None  # once for both probes
-    probes = nothing_stands(bgr, geometry, cells, doubted, seen, unread, smoothed=smoothed)
+    provisional = {i: look for i, look in (doubted_looks or {}).items() if i in doubted}
+    probes = nothing_stands(bgr, geometry, cells, doubted, seen, unread, smoothed=smoothed,
+                            provisional=provisional)
     partly = {i for i in partly if not (i in probes and probes[i].clear)}
     told_now = _tell_whole(cells, samples, hidden, lit, confidence, probes, [
         i for i in suspects if i not in under and i not in partly])
@@ -104,7 +108,8 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     again = [i for i in doubted if lit[i] < 0 and i in partly] if told_now else []
     if again:
         probes = nothing_stands(bgr, geometry, cells, again, lit,
-                                [i for i in suspects if lit[i] < 0], smoothed=smoothed)
+                                [i for i in suspects if lit[i] < 0], smoothed=smoothed,
+                                provisional=provisional)
         cleared = [i for i in again if probes[i].clear]
         partly -= set(cleared)
         _tell_whole(cells, samples, hidden, lit, confidence, probes, cleared)
