@@ -160,7 +160,9 @@ def read_cells(
     a covered plate is not checked for the plain floor (:func:`_misplaced`);
     ``placed_here``: the locator placed it in this frame, so a covered place with a purple
     frame about it is a plate whatever covers it (not checked either; corners kept from
-    an earlier view are)."""
+    an earlier view are), and a plate it saw no diamond at is doubted like one with
+    something over part of it (told whole where its floor shows nobody standing); under
+    corners kept from an earlier view the ``unmatched`` plates are never told."""
     plates = _sample(bgr, geometry, grid.cells, look, mode, unmatched, max_hidden)
     if isinstance(plates, Reading):
         return plates
@@ -180,7 +182,7 @@ def read_cells(
     misplaced = _misplaced(plates, placed_surely, placed_here)
     if misplaced is not None:
         return misplaced
-    return _answer(plates, grid, *decided)
+    return _answer(plates, grid, *decided, placed_here=placed_here)
 
 
 def _sample(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int, int]],
@@ -399,7 +401,7 @@ def _misplaced(plates: _Plates, placed_surely: bool, placed_here: bool) -> Readi
 
 
 def _answer(plates: _Plates, grid: GridSpec, visible: np.ndarray,
-            decision: Decision | None) -> Reading:
+            decision: Decision | None, placed_here: bool = False) -> Reading:
     """The reading of the cells decided, the ones left unread settled (covered, unclear
     or outside); an abstention when more are unread than the reading may leave."""
     cells, hidden, outside = plates.cells, plates.hidden, plates.outside
@@ -410,8 +412,8 @@ def _answer(plates: _Plates, grid: GridSpec, visible: np.ndarray,
         confidence[visible] = decision.confidence
     unclear = settle_unread(plates.bgr, plates.geometry, cells, plates.samples, hidden,
                             outside, lit, confidence, plates.look, plates.partly,
-                            kept_aside={i for i, cell in enumerate(cells)
-                                        if cell in plates.unmatched},
+                            kept_aside=set() if placed_here else {
+                                i for i, cell in enumerate(cells) if cell in plates.unmatched},
                             doubted_looks=plates.doubted_looks)
     if len(hidden) > plates.max_hidden:
         kinds = np.array(hidden)

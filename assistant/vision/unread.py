@@ -72,9 +72,11 @@ def settle_unread(bgr: np.ndarray, geometry: GridGeometry, cells: list[tuple[int
     it on screen shows that nothing stands on it (:mod:`assistant.vision.standing`; at a
     flat camera, that the plate itself is a plate of one look, which its whole diamond
     must then read too), and is otherwise covered or unclear. ``kept_aside``: plates
-    never told whole (the locator found no diamond there, or the caller set them
-    aside). ``doubted_looks``: the looks the sectors' decision gave the plates it doubted,
-    compared with beside the plates read (:mod:`assistant.vision.standing`)."""
+    never told whole (the caller set them aside: corners kept from an earlier view, whose
+    unread plates stay unread until the locator sees their diamonds again). A plate the
+    locator of this frame saw no diamond at is doubted like the rest. ``doubted_looks``:
+    the looks the sectors' decision gave the plates it doubted, compared with beside the
+    plates read (:mod:`assistant.vision.standing`)."""
     suspects = [i for i in hidden if i not in outside]
     if look is not Look.TOA_PLATE or not suspects:
         return ()
