@@ -817,24 +817,23 @@ def test_a_rigid_follow_hides_five_plates_under_the_chat_panel_a_statue_and_the_
     row is under the chat panel (one plate past the picture's left edge), the entrance
     statue stands over a fourth plate and the player on a fifth, the one just stepped
     on. The last view shifted matches the diamonds left tightly, so it is the ring
-    itself: the plates read still tell the step (its trio's visible plates change), and
-    the frames were blank with four allowed. The plate past the edge lies 0.11 of a plate
-    (15 pixels) from where the ring's far side puts it. The sectors doubt past the plates
-    the looks may be told by, so the plates in view are told from their whole diamonds
-    where their floor shows nobody (ADR 88): the bottom-right plate, half under the
-    panel, with them; four or five hidden, never blank, never wrong."""
+    itself: the three plates read still tell the step (its trio's visible plates
+    change), and the frames were blank with four allowed. The plate past the edge lies
+    0.11 of a plate (15 pixels) from where the ring's far side puts it."""
     from conftest import shared_file
     from walks import walk_through
 
     walk = walk_through(None, 9 * 100_003 + 32, source="screenshot",
                         screenshot=shared_file("toa", "room_topdown.png"))
     reader = LiveReader()
+    read_with_five = 0
     for index, frame in enumerate(walk[:13]):
         reading, (left, top) = feed(reader, frame.scene.frame)
         if index in (11, 12):
             assert not reading.abstain, (index, reading.reason)
             assert_read_right(reading, frame.scene, (left, top), within=20)
-            assert len(reading.hidden) in (4, 5), reading.hidden
+            read_with_five += len(reading.hidden) == 5
+    assert read_with_five >= 1
 
 
 def test_the_players_half_covered_diamond_does_not_bend_a_follow() -> None:

@@ -268,9 +268,15 @@ def _decide(plates: _Plates, on_off: tuple[np.ndarray, np.ndarray] | None, cap: 
             # plain ones covered until one too many was hidden), and the frame went blank
             kept = None if decided is None else without_doubted(*decided, visible)
             if kept is None and relaxed:
+                # the sectors tell nothing: every plate in view stays unread, covered or
+                # unclear (settle_unread). None is told from its whole diamond: no plate
+                # was cleared of something over part of it (a body trailing its step,
+                # half over a plate, reads whole as the look it hides)
                 note("read", "the plates' sectors tell no two looks: no plate in view "
                      "is read")
-                return _sectors_tell_nothing(plates, visible)
+                plates.hidden.extend(int(i) for i in visible)
+                plates.partly.update(int(i) for i in visible)
+                return visible, None
             if kept is None:
                 bad = None if decision.bad_cell is None else int(visible[decision.bad_cell])
                 note("read", f"the looks are not told apart ({decision.reason})")
@@ -281,11 +287,6 @@ def _decide(plates: _Plates, on_off: tuple[np.ndarray, np.ndarray] | None, cap: 
         if not doubtful:
             return visible, decision
         decided = (visible, decision)
-        if len(plates.hidden) + 1 > cap and relaxed:
-            note("read", f"{cell_words(cells[doubtful[0]])} doubted ({why}) past the "
-                 "plates the looks may be told by: no plate in view is read by its "
-                 "sectors")
-            return _sectors_tell_nothing(plates, visible)
         if len(plates.hidden) + 1 > cap:
             note("read", f"{cell_words(cells[doubtful[0]])} doubted ({why}), but no more "
                  "plates may be set aside")
@@ -295,19 +296,6 @@ def _decide(plates: _Plates, on_off: tuple[np.ndarray, np.ndarray] | None, cap: 
         plates.doubted_looks[doubtful[0]] = int(
             decision.lit[int(np.flatnonzero(visible == doubtful[0])[0])])
         note("read", f"{cell_words(cells[doubtful[0]])} set aside: {why}")
-
-
-def _sectors_tell_nothing(plates: _Plates, visible: np.ndarray) -> tuple[np.ndarray, None]:
-    """Every plate in view left unread, as if something stood over part of each: covered
-    or unclear, or told from its whole diamond where its own floor shows nothing stands
-    on it (settle_unread). Why: when the sectors tell no two looks, or the looks they tell
-    stand on fewer plates than may tell them, the sectors say nothing to trust (a far room
-    through strong JPEG: its blocks as big as a diamond); none is told from its whole
-    diamond unchecked, as a body trailing its step, half over a plate, reads whole as the
-    look it hides."""
-    plates.hidden.extend(int(i) for i in visible)
-    plates.partly.update(int(i) for i in visible)
-    return visible, None
 
 
 def _set_aside_undecided(plates: _Plates, visible: np.ndarray, decision: Decision,
