@@ -65,9 +65,10 @@ def test_the_interval_of_alike_sessions_is_their_share_and_needs_two_sessions():
 def test_sessions_walked_in_two_processes_count_as_in_one():
     """--jobs: the same sessions, the same counts, every missed frame listed in order, at
     each stride (every walking frame, and none)."""
-    alone = run_sessions(2, 5, "synthetic", strides=(1, 0), pitch_range=(55.0, 68.0))
-    apart = run_sessions(2, 5, "synthetic", jobs=2, strides=(1, 0),
-                         pitch_range=(55.0, 68.0))
+    # Short sessions (a frame per stand, one walking): what is checked is the split.
+    short = {"pitch_range": (55.0, 68.0), "frames_per_stand": 1, "walking_frames": 1}
+    alone = run_sessions(2, 5, "synthetic", strides=(1, 0), **short)
+    apart = run_sessions(2, 5, "synthetic", jobs=2, strides=(1, 0), **short)
 
     def untimed(result: dict) -> dict:
         return {**result, "strides": {stride: {k: v for k, v in walked.items()

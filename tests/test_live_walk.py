@@ -116,7 +116,8 @@ def test_the_bench_tells_a_shortfall_by_kind_without_the_plates_places():
 def test_the_bench_takes_turns_at_display_scaling():
     """bench-walk's sessions take turns at 100%, 125% and 150% display scaling (a client
     stretched by Windows): the second session is stretched, and shows no wrong mark."""
-    walked = run_sessions(2, 1, "synthetic")["strides"]["1"]
+    walked = run_sessions(2, 1, "synthetic", pictures=False, frames_per_stand=1,
+                          walking_frames=1)["strides"]["1"]
     assert walked["wrong"] == []
     judged = {scale: n for scale, (_right, n) in walked["by_display_scale"].items()}
     assert judged["1.0"] > 0 and judged["1.25"] > 0 and judged["1.5"] == 0
@@ -136,7 +137,8 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
         real(sequence, shape, seed)
 
     monkeypatch.setattr(bench, "between_raids", spy)
-    result = run_sessions(4, 6, "synthetic", consecutive=True, pitch_range=(55.0, 68.0))
+    result = run_sessions(4, 6, "synthetic", consecutive=True, pictures=False,
+                          pitch_range=(55.0, 68.0), frames_per_stand=2, walking_frames=1)
     assert result["strides"]["1"]["wrong"] == []
     assert len(loops) == 1  # the last session joins the first's loop; the middle two start theirs
     trusted, frames_before = loops[0]
@@ -145,7 +147,8 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
 
 def test_raw_grabs_run_the_same_sessions_without_jpeg(monkeypatch, capsys):
     """bench-walk --raw-grabs: every session is walked with jpeg=False (the pixels the live
-    loop grabs), and the JSON says so."""
+    loop grabs), and the JSON says so. --no-pictures: the loop is walked, and no frame is
+    also read as a single picture."""
     import json
 
     import lab.commands.bench_walk as bench
@@ -160,10 +163,14 @@ def test_raw_grabs_run_the_same_sessions_without_jpeg(monkeypatch, capsys):
 
     monkeypatch.setattr(bench, "walk_through", spy)
     assert main(["bench-walk", "--sessions", "1", "--source", "synthetic", "--raw-grabs",
-                 "--json"]) == 0
+                 "--no-pictures", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["raw_grabs"] is True and asked == [False]
-    assert out["results"]["synthetic"]["strides"]["1"]["wrong"] == []
+    synthetic = out["results"]["synthetic"]
+    assert synthetic["strides"]["1"]["wrong"] == []
+    assert synthetic["strides"]["1"]["fully_right"]["judged"] > 0
+    assert out["pictures_judged"] is False
+    assert not any(n for where in ("on", "off") for n in synthetic["pictures"][where].values())
 
 
 def test_a_view_that_placed_a_corner_from_the_other_plates_is_not_moved_rigidly():

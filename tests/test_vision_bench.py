@@ -11,9 +11,15 @@ from lab.scene import PERTURBATIONS
 
 
 def test_json_report_counts_every_frame(capsys):
-    assert main(["bench-vision", "--frames", "34", "--seed", "3", "--json", "--no-speed"]) == 0
+    # A few real-room pictures: the benchmark reads 300, this checks they are counted.
+    assert main(["bench-vision", "--frames", "34", "--seed", "3", "--real-room", "6", "--json",
+                 "--no-speed"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["frames"] == 34 and report["speed_ms"] is None
+    real_room = report["real_room"]
+    if real_room is not None:  # None only where ../shared is absent
+        assert real_room["pictures"] == sum(real_room["counts"].values()) == 6
+        assert real_room["counts"]["wrong"] == real_room["counts"]["covered"] == 0
     for mode in ("auto", "calibrated"):
         total = report["total"][mode]
         assert sum(total.values()) == 34
@@ -22,7 +28,7 @@ def test_json_report_counts_every_frame(capsys):
 
 
 def test_table_and_speed_lines(capsys):
-    assert main(["bench-vision", "--frames", "17", "--seed", "4"]) == 0
+    assert main(["bench-vision", "--frames", "17", "--seed", "4", "--real-room", "3"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0].startswith("perturbation")
     assert "TOTAL" in out

@@ -182,7 +182,8 @@ def between_raids(sequence: PictureSequence, shape: tuple[int, ...], seed: int) 
 
 
 def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = False,
-                 jobs: int = 1, strides: tuple[int, ...] = (1,), **options) -> dict:
+                 jobs: int = 1, strides: tuple[int, ...] = (1,), pictures: bool = True,
+                 **options) -> dict:
     """Walk ``sessions`` sessions; returns the counts and timings. ``consecutive``: the
     sessions of each display scaling run through one live loop, one raid after another
     (as one run of the app does: what it learnt of the window, the spot where the camera
@@ -192,15 +193,16 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
     sessions is what tells the share fully right to within a few tenths of a percent).
     ``strides``: each session is drawn once and walked through the live loop once per
     stride, keeping every stride-th walking frame (:func:`thinned`); the result holds
-    the sequences' counts per stride under ``"strides"``."""
+    the sequences' counts per stride under ``"strides"``. ``pictures`` False walks the
+    live loop only: no picture is also read alone (its counts stay 0)."""
     groups = session_groups(sessions, jobs, consecutive)
     if len(groups) == 1:
         return merge_parts([walk_sessions(groups[0], seed, source, consecutive, options,
-                                          strides)])
+                                          strides, pictures)])
     context = multiprocessing.get_context("spawn")  # never fork a process with threads
     with ProcessPoolExecutor(len(groups), mp_context=context) as pool:
         futures = [pool.submit(walk_sessions, group, seed, source, consecutive, options,
-                               strides)
+                               strides, pictures)
                    for group in groups]
         return merge_parts([future.result() for future in futures])
 
@@ -309,7 +311,8 @@ class _SequenceTally:
 
 
 def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
-                  options: dict, strides: tuple[int, ...] = (1,)) -> dict:
+                  options: dict, strides: tuple[int, ...] = (1,),
+                  judge_pictures: bool = True) -> dict:
     """Walk the sessions ``numbers`` (in order) and count (``options`` go to
     :func:`walk_through`); each session is drawn once, its pictures judged alone, and
     its frames walked through the live loop once per stride. The ``ms`` list of every
@@ -322,7 +325,7 @@ def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
         walk_seed = seed * 100_003 + number
         walk = walk_through(None, walk_seed, source=source, display_scale=scale,
                             **{"approach_frame": True, **options})
-        for index, frame in enumerate(walk):
+        for index, frame in enumerate(walk if judge_pictures else ()):
             where = "on" if frame.player_plate is not None else "off"
             verdict = judge_picture(frame)
             pictures[where][verdict] += 1
@@ -600,6 +603,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--frames", action="store_true",
                         help="also list every judged frame not fully right, with its "
                              "session, frame and truth (JSON output always holds them)")
+    parser.add_argument("--no-pictures", action="store_true",
+                        help="walk the live loop only: no frame is also read as a single "
+                             "picture (sooner, where the loop is what is measured)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="walk the sessions in this many processes (default 1); the "
                              "counts are the same, only sooner")
@@ -629,7 +635,8 @@ def run(args: argparse.Namespace) -> int:
         options["jpeg"] = False
     started = time.perf_counter()
     results = {source: run_sessions(args.sessions, args.seed, source, args.consecutive,
-                                    jobs=args.jobs, strides=strides, **options)
+                                    jobs=args.jobs, strides=strides,
+                                    pictures=not args.no_pictures, **options)
                for source in sources}
     if args.steep:
         for source in sources:
@@ -646,6 +653,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"sessions": args.sessions, "seed": args.seed, "steep": args.steep,
                           "consecutive": args.consecutive, "raw_grabs": args.raw_grabs,
+                          "pictures_judged": not args.no_pictures,
                           "strides": list(strides), "seconds": round(elapsed, 1),
                           "results": results}))
         return 1 if wrong else 0
@@ -663,7 +671,8 @@ def run(args: argparse.Namespace) -> int:
                   + " / ".join(f"{floor[k]} {k}" for k in PICTURE_OUTCOMES)
                   + f" ({100 * floor['abstain'] / total:.1f}% abstain; target <= 2%)",
                   file=out)
-        _print_table("single pictures", result["pictures"], PICTURE_OUTCOMES, out)
+        if not args.no_pictures:
+            _print_table("single pictures", result["pictures"], PICTURE_OUTCOMES, out)
         for picture in result["wrong_pictures"]:  # always: a wrong reading must be found
             print(f"    {describe_missed(picture)}", file=out)
         for stride in strides:
