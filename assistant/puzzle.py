@@ -296,6 +296,29 @@ class Board:
     def with_states(self, states: np.ndarray) -> Board:
         return Board.from_arrays(states, self.present, self.k, self.objective)
 
+    def variants(self, cells: Sequence[tuple[int, int]]) -> tuple[Board, ...]:
+        """Every board that differs from this one at most at ``cells`` (present cells):
+        one per assignment of their states, ``k ** len(cells)`` boards, the first cell's
+        state the lowest digit. What a picture with those cells unseen could show; built
+        without checking each again (the states are in range by construction), since a
+        live loop enumerates thousands of them."""
+        for r, c in cells:
+            if not self.present[r, c]:
+                raise BoardError(f"Cell at row {r + 1}, column {c + 1} is a hole.")
+        boards = []
+        for bits in range(self.k ** len(cells)):
+            states = self.states.copy()
+            for r, c in cells:
+                states[r, c] = bits % self.k
+                bits //= self.k
+            states.setflags(write=False)
+            board = object.__new__(Board)
+            for name, value in (("states", states), ("present", self.present),
+                                ("k", self.k), ("objective", self.objective)):
+                object.__setattr__(board, name, value)
+            boards.append(board)
+        return tuple(boards)
+
     def target_delta(self) -> np.ndarray:
         """How much every present cell still has to move: ``(objective - state) mod k``."""
         dtype = work_dtype(self.k)

@@ -89,3 +89,24 @@ def test_toa_board_checks_its_shape() -> None:
 
 def test_large_values_format_as_numbers() -> None:
     assert format_grid(np.array([[40, 3]]), np.array([[True, False]])) == "40 -"
+
+
+def test_variants_are_every_board_with_those_cells_set_and_checked_alike() -> None:
+    """The boards a picture with cells unseen could show: built without the checks, they
+    are exactly the checked boards (equal, hashed alike, read-only), in digit order."""
+    present = np.array([[1, 1, 0], [1, 1, 1]], dtype=bool)
+    base = Board.from_arrays(np.array([[2, 0, 0], [1, 2, 0]]), present, k=3, objective=2)
+    cells = [(0, 1), (1, 2)]
+    variants = base.variants(cells)
+    expected = []
+    for number in range(9):
+        states = np.array(base.states)
+        states[0, 1], states[1, 2] = number % 3, number // 3
+        expected.append(Board.from_arrays(states, present, 3, 2))
+    assert list(variants) == expected
+    assert {hash(b) for b in variants} == {hash(b) for b in expected}
+    assert all(not b.states.flags.writeable and b.k == 3 and b.objective == 2
+               for b in variants)
+    assert base.variants([]) == (base,)
+    with pytest.raises(BoardError, match="hole"):
+        base.variants([(0, 2)])

@@ -512,14 +512,19 @@ class BoardHistory:
         kept: dict[Board, frozenset] = {}
         sides: dict[Board, frozenset] = {}
         windows: dict[Board, float | None] = {}
+        if not explanations:
+            return kept, sides, windows
+        # every explanation's turned belief at once: one array operation per completion
+        turned_all = np.stack([turned for turned, *_rest in explanations])
         for candidate in transition.completions:
             flat = candidate.states[candidate.present].astype(np.int64)
+            deltas = (flat - turned_all) % candidate.k
+            stepped_all = deltas.any(axis=1).tolist()
             last: set = set()
             seen: set = set()
             starts: list[float | None] = []
-            for turned, before, turn, allowed, n, carried in explanations:
-                delta = (flat - turned) % candidate.k
-                stepped = bool(delta.any())
+            for (_turned, before, turn, allowed, n, carried), delta, stepped in zip(
+                    explanations, deltas, stepped_all, strict=True):
                 if stepped and self._too_soon(before, now):
                     continue
                 if delta.tobytes() in allowed:

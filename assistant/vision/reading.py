@@ -194,15 +194,7 @@ class Reading:
             return (self.board,)
         if self.abstain or self.partial is None:
             return ()
-        base = self.partial
-        boards = []
-        for bits in range(base.k ** len(self.hidden)):
-            states = np.array(base.states)
-            for r, c in self.hidden:
-                states[r, c] = bits % base.k
-                bits //= base.k
-            boards.append(base.with_states(states))
-        return tuple(boards)
+        return self.partial.variants(self.hidden)
 
     @property
     def confidence(self) -> float:
