@@ -562,6 +562,7 @@ class BoardHistory:
             turns += [(t, snap_deltas, snap_steps) for t in range(4)
                       if t != smooth_turn and (snaps is None or t in snaps)]
         explanations = []
+        shape, present = completions[0].shape, completions[0].present.tobytes()
         for turn, allowed, n in turns:
             if allowed is None or (room_turns is not None and turn not in room_turns) \
                     or (pan_turns is not None and turn not in pan_turns):
@@ -580,8 +581,7 @@ class BoardHistory:
                         and transition.landmark not in carried:
                     continue  # this turn takes the landmark elsewhere than it is seen
                 turned = turn_board(before, turn)
-                if turned.shape != completions[0].shape or not np.array_equal(
-                        turned.present, completions[0].present):
+                if turned.shape != shape or turned.present.tobytes() != present:
                     continue  # (a grid that is not square, turned a quarter)
                 explanations.append((turned.states[turned.present].astype(np.int64), before,
                                      turn, allowed, n, carried))
