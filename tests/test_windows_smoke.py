@@ -88,8 +88,18 @@ class Player:
         self.python = wb.WORK / "python" / "python.exe"  # the build's, for the drivers
 
     def run(self, *args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-        return wb.run_wine([wb.windows_path(self.exe), *args], self.env, cwd=self.home,
-                           timeout=timeout)
+        """The executable with ``args``. A failure without a byte of output on either
+        stream is run once more, and said on the terminal (past pytest's capture, so CI's
+        log shows it): every exit of the program that is not a success says why (one
+        sentence or a traceback), so a silent one is wine's. It was seen once in five
+        runs of ``detect --sequence`` at 150%, which passed before and after."""
+        command = [wb.windows_path(self.exe), *args]
+        result = wb.run_wine(command, self.env, cwd=self.home, timeout=timeout)
+        if result.returncode != 0 and not result.stdout and not result.stderr:
+            print(f"\nwine: toa-assistant {' '.join(args[:2])} exited {result.returncode} "
+                  "with no output at all: run once more", file=sys.__stderr__, flush=True)
+            result = wb.run_wine(command, self.env, cwd=self.home, timeout=timeout)
+        return result
 
     def popen(self, *args: str) -> subprocess.Popen:
         return subprocess.Popen([wb.wine_program(), wb.windows_path(self.exe), *args],
