@@ -366,15 +366,29 @@ def prepare_python(work: Path, downloads: Path, pins: list[Pin]) -> tuple[Path, 
 
 
 # -- build and pack ----------------------------------------------------------------------------
+#: What wine's CreateProcess sometimes answers a program starting another (PyInstaller
+#: starts Python processes to analyse modules): ERROR_INTERNAL_ERROR, wine's own failure,
+#: which a second run does not meet.
+WINE_INTERNAL_ERROR = "[WinError 1359] Internal error"
+
+
 def pyinstaller(python_dir: Path, env: dict, work: Path) -> Path:
-    """Run PyInstaller on build.spec under wine; the one-folder bundle it made."""
+    """Run PyInstaller on build.spec under wine; the one-folder bundle it made. Run once
+    more, saying so, when wine failed to start one of its processes
+    (:data:`WINE_INTERNAL_ERROR`); any other failure stops the build."""
     dist, log = work / "dist", work / "pyinstaller.log"
-    shutil.rmtree(dist, ignore_errors=True)
-    result = run_wine([windows_path(python_dir / "python.exe"), "-m", "PyInstaller",
-                       "--noconfirm", "--log-level", "WARN",
-                       "--distpath", windows_path(dist), "--workpath", windows_path(work / "work"),
-                       windows_path(ROOT / "build.spec")], env, timeout=3600, cwd=ROOT)
-    log.write_text(result.stdout + result.stderr, encoding="utf-8")
+    for attempt in (1, 2):
+        shutil.rmtree(dist, ignore_errors=True)
+        result = run_wine([windows_path(python_dir / "python.exe"), "-m", "PyInstaller",
+                           "--noconfirm", "--log-level", "WARN", "--distpath",
+                           windows_path(dist), "--workpath", windows_path(work / "work"),
+                           windows_path(ROOT / "build.spec")], env, timeout=3600, cwd=ROOT)
+        log.write_text(result.stdout + result.stderr, encoding="utf-8")
+        if result.returncode == 0 or WINE_INTERNAL_ERROR not in result.stderr \
+                or attempt == 2:
+            break
+        print(f"PyInstaller: wine failed to start a process ({WINE_INTERNAL_ERROR}): "
+              "run once more", flush=True)
     folder = dist / NAME
     if result.returncode != 0 or not (folder / f"{NAME}.exe").is_file():
         tail = (result.stderr.strip().splitlines() or ["no output"])[-1]

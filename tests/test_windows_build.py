@@ -173,3 +173,44 @@ def test_an_unsafe_path_in_the_sdist_is_refused(tmp_path):
 
 def test_wine_sees_linux_paths_on_drive_z():
     assert wb.windows_path(Path("/tmp/a b/c.exe")) == r"Z:\tmp\a b\c.exe"
+
+
+def _pyinstaller_runs(tmp_path, monkeypatch, answers: list[tuple[int, str]],
+                      attempts: list[int]) -> None:
+    """PyInstaller under a stand-in for wine that gives ``answers`` (exit status, stderr)
+    in turn, making the bundle on success; each run's status is added to ``attempts``."""
+
+    def fake_wine(args, env, **_kwargs):
+        code, stderr = answers[len(attempts)]
+        attempts.append(code)
+        if code == 0:
+            folder = tmp_path / "dist" / wb.NAME
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{wb.NAME}.exe").write_bytes(b"MZ")
+        return subprocess.CompletedProcess(args, code, "", stderr)
+
+    monkeypatch.setattr(wb, "run_wine", fake_wine)
+    try:
+        wb.pyinstaller(tmp_path / "python", {}, tmp_path)
+    finally:
+        assert (tmp_path / "pyinstaller.log").is_file()
+
+
+def test_pyinstaller_runs_once_more_when_wine_failed_to_start_a_process(tmp_path,
+                                                                         monkeypatch):
+    failed = (1, f"Traceback ...\nOSError: {wb.WINE_INTERNAL_ERROR}\n")
+    attempts: list[int] = []
+    _pyinstaller_runs(tmp_path, monkeypatch, [failed, (0, "")], attempts)
+    assert attempts == [1, 0]
+    attempts.clear()
+    with pytest.raises(wb.BuildError, match="1359"):  # not a third time
+        _pyinstaller_runs(tmp_path, monkeypatch, [failed, failed, (0, "")], attempts)
+    assert attempts == [1, 1]
+
+
+def test_any_other_pyinstaller_failure_stops_the_build_at_once(tmp_path, monkeypatch):
+    attempts: list[int] = []
+    with pytest.raises(wb.BuildError, match="ModuleNotFoundError"):
+        _pyinstaller_runs(tmp_path, monkeypatch, [(1, "ModuleNotFoundError: cv2\n"), (0, "")],
+                          attempts)
+    assert attempts == [1]
