@@ -116,7 +116,7 @@ def test_the_bench_tells_a_shortfall_by_kind_without_the_plates_places():
 def test_the_bench_takes_turns_at_display_scaling():
     """bench-walk's sessions take turns at 100%, 125% and 150% display scaling (a client
     stretched by Windows): the second session is stretched, and shows no wrong mark."""
-    walked = run_sessions(2, 1, "synthetic", pictures=False, frames_per_stand=1,
+    walked = run_sessions(2, 1, "synthetic", judge_pictures=False, frames_per_stand=1,
                           walking_frames=1)["strides"]["1"]
     assert walked["wrong"] == []
     judged = {scale: n for scale, (_right, n) in walked["by_display_scale"].items()}
@@ -137,7 +137,7 @@ def test_consecutive_sessions_run_through_one_loop_per_display_scaling(monkeypat
         real(sequence, shape, seed)
 
     monkeypatch.setattr(bench, "between_raids", spy)
-    result = run_sessions(4, 6, "synthetic", consecutive=True, pictures=False,
+    result = run_sessions(4, 6, "synthetic", consecutive=True, judge_pictures=False,
                           pitch_range=(55.0, 68.0), frames_per_stand=2, walking_frames=1)
     assert result["strides"]["1"]["wrong"] == []
     assert len(loops) == 1  # the last session joins the first's loop; the middle two start theirs

@@ -182,7 +182,7 @@ def between_raids(sequence: PictureSequence, shape: tuple[int, ...], seed: int) 
 
 
 def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = False,
-                 jobs: int = 1, strides: tuple[int, ...] = (1,), pictures: bool = True,
+                 jobs: int = 1, strides: tuple[int, ...] = (1,), judge_pictures: bool = True,
                  **options) -> dict:
     """Walk ``sessions`` sessions; returns the counts and timings. ``consecutive``: the
     sessions of each display scaling run through one live loop, one raid after another
@@ -193,16 +193,16 @@ def run_sessions(sessions: int, seed: int, source: str, consecutive: bool = Fals
     sessions is what tells the share fully right to within a few tenths of a percent).
     ``strides``: each session is drawn once and walked through the live loop once per
     stride, keeping every stride-th walking frame (:func:`thinned`); the result holds
-    the sequences' counts per stride under ``"strides"``. ``pictures`` False walks the
-    live loop only: no picture is also read alone (its counts stay 0)."""
+    the sequences' counts per stride under ``"strides"``. ``judge_pictures`` False walks
+    the live loop only: no picture is also read alone (its counts stay 0)."""
     groups = session_groups(sessions, jobs, consecutive)
     if len(groups) == 1:
         return merge_parts([walk_sessions(groups[0], seed, source, consecutive, options,
-                                          strides, pictures)])
+                                          strides, judge_pictures)])
     context = multiprocessing.get_context("spawn")  # never fork a process with threads
     with ProcessPoolExecutor(len(groups), mp_context=context) as pool:
         futures = [pool.submit(walk_sessions, group, seed, source, consecutive, options,
-                               strides, pictures)
+                               strides, judge_pictures)
                    for group in groups]
         return merge_parts([future.result() for future in futures])
 
@@ -315,7 +315,8 @@ def walk_sessions(numbers: list[int], seed: int, source: str, consecutive: bool,
                   judge_pictures: bool = True) -> dict:
     """Walk the sessions ``numbers`` (in order) and count (``options`` go to
     :func:`walk_through`); each session is drawn once, its pictures judged alone, and
-    its frames walked through the live loop once per stride. The ``ms`` list of every
+    its frames walked through the live loop once per stride (``judge_pictures``
+    False: no picture judged alone). The ``ms`` list of every
     frame's time is kept so that parts walked apart merge into one median."""
     pictures = {where: dict.fromkeys(PICTURE_OUTCOMES, 0) for where in ("on", "off")}
     wrong_pictures: list[dict] = []  # single pictures read wrong, each with its moment
@@ -636,7 +637,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     results = {source: run_sessions(args.sessions, args.seed, source, args.consecutive,
                                     jobs=args.jobs, strides=strides,
-                                    pictures=not args.no_pictures, **options)
+                                    judge_pictures=not args.no_pictures, **options)
                for source in sources}
     if args.steep:
         for source in sources:
